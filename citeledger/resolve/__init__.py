@@ -1,0 +1,3 @@
+"""Reference resolution: normalisation, scoring, the catalog and the resolver."""
+
+from __future__ import annotations

@@ -1,0 +1,710 @@
+"""The HTTP edge of every source: requests, responses, retries, pacing and error mapping.
+
+Adapters build a :class:`Request` (pure), hand it to a :class:`Transport` and parse the
+:class:`Response` body (pure). :class:`RequestsTransport` is the default transport: it wraps a
+:class:`requests.Session` the caller may pass in (a ``requests_cache.CachedSession`` works
+unchanged) and adds what users of pyalex, habanero, arxiv.py and semanticscholar ask for:
+
+* a connect and a read timeout on every request;
+* bounded retries with exponential backoff and jitter on connection errors, timeouts and the
+  statuses 429, 500, 502, 503 and 504; ``Retry-After`` honoured in both its seconds and HTTP-date
+  forms, all waiting capped by :attr:`RetryPolicy.max_total_wait`;
+* quotas that are used up (403, or a quota message) reported at once, never retried;
+* pacing: at least ``min_interval`` seconds between two requests of one transport;
+* API keys (``secret_params`` / ``secret_headers``) never shown in a repr, a log line or an
+  exception message.
+
+Every failure becomes a :class:`~citeledger.errors.SourceError` subclass carrying the source's
+name, the redacted URL, the attempt number, the status and a short detail.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import json
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, Self, runtime_checkable
+from urllib.parse import unquote_plus, urlencode
+
+import attrs
+import requests
+from attrs import field, frozen
+
+from citeledger.errors import (
+    BadRequestError,
+    HTTPStatusError,
+    NotFoundError,
+    QuotaExceededError,
+    RateLimitError,
+    ServerError,
+    SourceError,
+    SourceTimeout,
+    TransportError,
+)
+
+__all__ = [
+    "DEFAULT_SECRET_HEADERS",
+    "DEFAULT_SECRET_PARAMS",
+    "REDACTED",
+    "Request",
+    "RequestsTransport",
+    "Response",
+    "RetryPolicy",
+    "Transport",
+    "default_user_agent",
+    "error_for_status",
+    "parse_retry_after",
+    "raise_for_status",
+    "redact_url",
+    "scrub",
+]
+
+_log = logging.getLogger("citeledger.sources")
+
+#: What a secret value is replaced with.
+REDACTED = "REDACTED"
+#: Query parameters always treated as secret, whatever a request declares.
+DEFAULT_SECRET_PARAMS = frozenset({"api_key", "apikey", "api-key", "access_token", "token"})
+#: Headers always treated as secret (compared case-insensitively).
+DEFAULT_SECRET_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "x-api-key", "crossref-plus-api-token"}
+)
+
+#: Longest detail (what the source said) kept in an error.
+_DETAIL_MAX = 200
+
+
+# --------------------------------------------------------------------------- values
+
+
+def _pairs(
+    value: Mapping[str, object] | Iterable[tuple[str, object]] | None,
+) -> tuple[tuple[str, str], ...]:
+    """Accept a mapping or pairs; drop None values; stringify the rest."""
+    if value is None:
+        return ()
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple((str(k), str(v)) for k, v in items if v is not None)
+
+
+def _names(value: Iterable[str] | str | None) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    if isinstance(value, str):
+        return frozenset({value})
+    return frozenset(value)
+
+
+def redact_url(url: str, secret_params: Iterable[str] = ()) -> str:
+    """Return ``url`` with the values of secret query parameters replaced by ``REDACTED``.
+
+    Parameter names in :data:`DEFAULT_SECRET_PARAMS` are always redacted; names compare
+    case-insensitively. Everything else is kept byte for byte.
+
+    >>> redact_url("https://api.openalex.org/works?api_key=s3cr3t&mailto=a%40b.org")
+    'https://api.openalex.org/works?api_key=REDACTED&mailto=a%40b.org'
+    >>> redact_url("https://h/x?k=1&sig=abc#f", {"sig"})
+    'https://h/x?k=1&sig=REDACTED#f'
+    """
+    secret = {n.lower() for n in (*DEFAULT_SECRET_PARAMS, *secret_params)}
+    base, hash_, fragment = url.partition("#")
+    path, q, query = base.partition("?")
+    if not q:
+        return url
+    tokens = []
+    for token in query.split("&"):
+        name, eq, _ = token.partition("=")
+        if eq and unquote_plus(name).lower() in secret:
+            tokens.append(f"{name}={REDACTED}")
+        else:
+            tokens.append(token)
+    return f"{path}?{'&'.join(tokens)}{hash_}{fragment}"
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """Replace every occurrence of each secret value (raw and URL-encoded) in ``text``.
+
+    >>> scrub("GET /w?api_key=a%2Fb failed", ["a/b"])
+    'GET /w?api_key=REDACTED failed'
+    """
+    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+        encoded = urlencode({"": secret})[1:]
+        for form in {secret, encoded, encoded.replace("+", "%20")}:
+            text = text.replace(form, REDACTED)
+    return text
+
+
+@frozen(kw_only=True, repr=False)
+class Request:
+    """One HTTP request to a source, as a value (built by an adapter's pure half).
+
+    Args:
+        method: HTTP method.
+        url: Absolute URL, without the query parameters given in ``params``.
+        params: Query parameters (a mapping or pairs; None values are dropped).
+        headers: Extra headers (a mapping or pairs).
+        secret_params: Names of parameters whose values are secret (API keys).
+        secret_headers: Names of headers whose values are secret.
+        json_body: A JSON document to send as the body (``POST`` batch lookups).
+
+    The repr and :meth:`redacted_url` never show secret values.
+
+    >>> r = Request(url="https://api.openalex.org/works", params={"api_key": "k", "page": 2})
+    >>> r.redacted_url()
+    'https://api.openalex.org/works?api_key=REDACTED&page=2'
+    >>> "k'" in repr(r)
+    False
+    """
+
+    method: str = "GET"
+    url: str
+    params: tuple[tuple[str, str], ...] = field(default=(), converter=_pairs)
+    headers: tuple[tuple[str, str], ...] = field(default=(), converter=_pairs)
+    secret_params: frozenset[str] = field(default=frozenset(), converter=_names)
+    secret_headers: frozenset[str] = field(default=frozenset(), converter=_names)
+    json_body: str | None = None
+
+    def _secret_param(self, name: str) -> bool:
+        lowered = name.lower()
+        return lowered in DEFAULT_SECRET_PARAMS or lowered in {
+            n.lower() for n in self.secret_params
+        }
+
+    def _secret_header(self, name: str) -> bool:
+        lowered = name.lower()
+        return lowered in DEFAULT_SECRET_HEADERS or lowered in {
+            n.lower() for n in self.secret_headers
+        }
+
+    @property
+    def full_url(self) -> str:
+        """The URL with its query string (secrets included: never log this)."""
+        if not self.params:
+            return self.url
+        sep = "&" if "?" in self.url else "?"
+        return f"{self.url}{sep}{urlencode(self.params)}"
+
+    def redacted_url(self) -> str:
+        """The URL with its query string, secret values replaced by ``REDACTED``."""
+        return redact_url(self.full_url, self.secret_params)
+
+    def secret_values(self) -> tuple[str, ...]:
+        """The secret values this request carries (to scrub them from any text)."""
+        values = [v for k, v in self.params if self._secret_param(k)]
+        values += [v for k, v in self.headers if self._secret_header(k)]
+        return tuple(v for v in values if v)
+
+    def header(self, name: str) -> str | None:
+        """The value of header ``name`` (case-insensitive), if set."""
+        lowered = name.lower()
+        for k, v in self.headers:
+            if k.lower() == lowered:
+                return v
+        return None
+
+    def with_params(self, **params: object) -> Request:
+        """A copy with ``params`` set (replacing same-named ones; None removes)."""
+        kept = [(k, v) for k, v in self.params if k not in params]
+        kept += [(k, str(v)) for k, v in params.items() if v is not None]
+        return attrs.evolve(self, params=tuple(kept))
+
+    def __repr__(self) -> str:
+        headers = tuple((k, REDACTED if self._secret_header(k) else v) for k, v in self.headers)
+        body = "" if self.json_body is None else f", json_body=<{len(self.json_body)} chars>"
+        url = self.redacted_url()
+        return f"Request(method={self.method!r}, url={url!r}, headers={headers!r}{body})"
+
+
+def _lower_headers(value: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> dict[str, str]:
+    if value is None:
+        return {}
+    items = value.items() if isinstance(value, Mapping) else value
+    return {str(k).lower(): str(v) for k, v in items}
+
+
+@frozen(kw_only=True)
+class Response:
+    """A source's answer (after any retries).
+
+    Args:
+        status: HTTP status code.
+        headers: Response headers; keys are stored lower-cased, use :meth:`header`.
+        body: The raw body bytes.
+        url: The requested URL with secrets redacted.
+        attempt: Which attempt produced this answer (1-based).
+        elapsed: Seconds from the first attempt's start to this answer, waits included.
+    """
+
+    status: int
+    headers: Mapping[str, str] = field(factory=dict, converter=_lower_headers, hash=False)
+    body: bytes = field(default=b"", repr=lambda b: f"<{len(b)} bytes>")
+    url: str = ""
+    attempt: int = 1
+    elapsed: float = 0.0
+
+    def header(self, name: str) -> str | None:
+        """The value of header ``name`` (case-insensitive), or None."""
+        return self.headers.get(name.lower())
+
+    @property
+    def content_type(self) -> str:
+        """The media type without parameters, lower-cased ("" when absent)."""
+        return (self.header("content-type") or "").split(";", 1)[0].strip().lower()
+
+    @property
+    def ok(self) -> bool:
+        """Whether the status is 2xx."""
+        return 200 <= self.status < 300
+
+
+@runtime_checkable
+class Transport(Protocol):
+    """**Protocol**: sends a :class:`Request` and returns the final :class:`Response`.
+
+    Implementations retry as their policy says and raise a
+    :class:`~citeledger.errors.SourceError` subclass when the request finally fails (an error
+    status included): a returned response always has a 2xx (or 3xx) status.
+    """
+
+    def send(self, request: Request, *, source: str) -> Response:
+        """Send ``request`` on behalf of the source named ``source``."""
+        ...
+
+
+@frozen(kw_only=True)
+class RetryPolicy:
+    """How a transport retries and how long it waits.
+
+    Args:
+        max_attempts: Attempts in total, the first included (1 = never retry).
+        backoff_base: First backoff delay in seconds; doubled on each retry.
+        backoff_max: Longest single backoff delay.
+        jitter: Spread each backoff delay over its upper half at random, so many clients that
+            failed together do not retry together.
+        retry_statuses: Statuses worth retrying.
+        max_total_wait: Cap on the seconds spent waiting between attempts of one request; a
+            ``Retry-After`` longer than what is left ends the retries at once.
+        connect_timeout: Seconds to wait for a connection.
+        read_timeout: Seconds to wait for each read from the socket.
+    """
+
+    max_attempts: int = field(default=4, validator=attrs.validators.ge(1))
+    backoff_base: float = field(default=0.5, validator=attrs.validators.ge(0))
+    backoff_max: float = field(default=30.0, validator=attrs.validators.ge(0))
+    jitter: bool = True
+    retry_statuses: frozenset[int] = field(
+        default=frozenset({429, 500, 502, 503, 504}), converter=frozenset
+    )
+    max_total_wait: float = field(default=60.0, validator=attrs.validators.ge(0))
+    connect_timeout: float = field(default=5.0, validator=attrs.validators.gt(0))
+    read_timeout: float = field(default=30.0, validator=attrs.validators.gt(0))
+
+    def backoff(self, attempt: int, rng: random.Random | None = None) -> float:
+        """The delay after failed attempt number ``attempt`` (1-based), before jitter is capped.
+
+        >>> RetryPolicy(jitter=False).backoff(3)
+        2.0
+        """
+        delay = min(self.backoff_max, self.backoff_base * 2.0 ** (attempt - 1))
+        if self.jitter:
+            # "Equal jitter": half the delay is kept, half is random, so a retry never comes
+            # immediately yet clients that failed together spread out.
+            delay = delay / 2 + (rng or random.Random()).uniform(0, delay / 2)
+        return delay
+
+
+# --------------------------------------------------------------------------- error mapping
+
+_QUOTA_RE = re.compile(
+    r"\bquota\b|daily limit|usage limit|limit exceeded for the day"
+    r"|credits? (?:exhausted|exceeded|used up)",
+    re.IGNORECASE,
+)
+_TITLE_RE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_SUMMARY_RE = re.compile(rb"<summary[^>]*>(.*?)</summary>", re.IGNORECASE | re.DOTALL)
+
+
+def _json_message(data: Any) -> str | None:
+    """Find the human message in the JSON error shapes the recorded sources use."""
+    if isinstance(data, str):
+        return data
+    if isinstance(data, list):
+        parts = [m for m in (_json_message(x) for x in data[:3]) if m]
+        return "; ".join(parts) or None
+    if not isinstance(data, dict):
+        return None
+    # Semantic Scholar {"error": ...} / AWS {"message": ...}; Crossref {"message": [{"message"}]}
+    for key in ("error", "message", "detail", "description"):
+        if key in data:
+            found = _json_message(data[key])
+            if found:
+                return found
+    return None
+
+
+def _detail(body: bytes, content_type: str = "") -> str:
+    """A short human detail from an error body, whatever its shape."""
+    text = body.strip()
+    if not text:
+        return "empty body"
+    if text[:1] in (b"{", b"[") or "json" in content_type:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            pass
+        else:
+            message = _json_message(data)
+            if message:
+                return _shorten(message)
+    if text[:1] == b"<":
+        # arXiv's Atom error feed says what is wrong in <summary>; HTML pages in <title>.
+        for pattern in (_SUMMARY_RE, _TITLE_RE):
+            m = pattern.search(text[:20000])
+            if m:
+                return _shorten(m.group(1).decode("utf-8", "replace"))
+    return _shorten(text.decode("utf-8", "replace"))
+
+
+def _shorten(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _DETAIL_MAX else text[: _DETAIL_MAX - 3] + "..."
+
+
+def error_for_status(
+    response: Response,
+    *,
+    source: str,
+    secrets: Iterable[str] = (),
+) -> HTTPStatusError | None:
+    """The typed error an error status stands for, or None for a success status.
+
+    404/410 -> NotFoundError; 400/422 -> BadRequestError; 403 or a quota message ->
+    QuotaExceededError; 429 -> RateLimitError; 5xx -> ServerError; any other 4xx ->
+    HTTPStatusError.
+
+    >>> error_for_status(Response(status=404, body=b"Resource not found."), source="crossref")
+    NotFoundError('not found')
+    """
+    status = response.status
+    if status < 400:
+        return None
+    detail = scrub(_detail(response.body, response.content_type), secrets)
+    kwargs: dict[str, Any] = {
+        "source": source,
+        "url": response.url,
+        "attempt": response.attempt,
+        "status": status,
+        "detail": detail,
+    }
+    if status == 403 or (status in (429, 402) and _QUOTA_RE.search(detail)):
+        return QuotaExceededError("quota exceeded or access forbidden", **kwargs)
+    if status in (404, 410):
+        return NotFoundError("not found", **kwargs)
+    if status in (400, 422):
+        return BadRequestError("bad request", **kwargs)
+    if status == 429:
+        return RateLimitError("rate limited", **kwargs)
+    if status >= 500:
+        return ServerError("server error", **kwargs)
+    return HTTPStatusError(f"HTTP {status}", **kwargs)
+
+
+def raise_for_status(response: Response, *, source: str, secrets: Iterable[str] = ()) -> None:
+    """Raise the typed error for an error status (see :func:`error_for_status`).
+
+    Raises:
+        HTTPStatusError: a subclass matching the status.
+    """
+    error = error_for_status(response, source=source, secrets=secrets)
+    if error is not None:
+        raise error
+
+
+def parse_retry_after(value: str | None, *, now: dt.datetime | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP-date), or None.
+
+    RFC 9110 section 10.2.3 allows both forms. A date in the past means "now" (0).
+
+    >>> parse_retry_after("7")
+    7.0
+    >>> when = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    >>> parse_retry_after("Thu, 01 Jan 2026 00:00:30 GMT", now=when)
+    30.0
+    >>> parse_retry_after("soon") is None
+    True
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    date: dt.datetime
+    try:
+        date = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if date.tzinfo is None:  # "-0000" zones parse naive; HTTP-dates are always GMT
+        date = date.replace(tzinfo=dt.UTC)
+    current = now if now is not None else dt.datetime.now(dt.UTC)
+    return max(0.0, (date - current).total_seconds())
+
+
+# --------------------------------------------------------------------------- the transport
+
+
+def default_user_agent(mailto: str | None = None) -> str:
+    """``citeledger/<version>``, with ``(+mailto:...)`` when a contact address is given.
+
+    Crossref and OpenAlex route requests that name a contact to their "polite pool"; a
+    User-Agent naming the client and its version is what every API's etiquette asks for.
+    """
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        ver = version("citeledger")
+    except PackageNotFoundError:  # a source tree that is not installed
+        ver = "0.0.0+unknown"
+    return f"citeledger/{ver}" + (f" (+mailto:{mailto})" if mailto else "")
+
+
+_URL_LOG_RE = re.compile(
+    r"([?&](?:" + "|".join(re.escape(n) for n in sorted(DEFAULT_SECRET_PARAMS)) + r")=)[^&\s\"']+",
+    re.IGNORECASE,
+)
+
+
+class _RedactQueryFilter(logging.Filter):
+    """Redacts API keys from urllib3's DEBUG request lines ("GET /works?api_key=... HTTP/1.1").
+
+    Stateless: it knows only the always-secret parameter names.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _URL_LOG_RE.sub(rf"\1{REDACTED}", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+def _install_log_redaction() -> None:
+    logger = logging.getLogger("urllib3.connectionpool")
+    if not any(isinstance(f, _RedactQueryFilter) for f in logger.filters):
+        logger.addFilter(_RedactQueryFilter())
+
+
+# Errors that will not get better by retrying: the request itself is unusable.
+_FATAL_REQUEST_ERRORS: tuple[type[Exception], ...] = (
+    requests.exceptions.InvalidURL,
+    requests.exceptions.MissingSchema,
+    requests.exceptions.InvalidSchema,
+    requests.exceptions.URLRequired,
+    requests.exceptions.InvalidHeader,
+)
+
+
+class RequestsTransport:
+    """The default :class:`Transport`: a :class:`requests.Session` plus retries and pacing.
+
+    Args:
+        session: The session to send through (a ``requests_cache.CachedSession`` works as is);
+            a new :class:`requests.Session` owned by this transport when None.
+        policy: Retries, backoff and timeouts.
+        min_interval: Least seconds between the starts of two requests of this transport
+            (pacing; 0 disables). Responses served from a cache do not count.
+        user_agent: The User-Agent header; :func:`default_user_agent` when None.
+        sleep: Sleeps that many seconds (injectable so tests do not wait).
+        clock: A monotonic clock in seconds (injectable for tests).
+        now: The current aware UTC time (to read HTTP-date ``Retry-After`` values).
+        rng: Random source of the backoff jitter.
+
+    >>> t = RequestsTransport(min_interval=3.0, user_agent="me/1")
+    >>> t.min_interval, t.user_agent
+    (3.0, 'me/1')
+    """
+
+    def __init__(
+        self,
+        session: requests.Session | None = None,
+        *,
+        policy: RetryPolicy | None = None,
+        min_interval: float = 0.0,
+        user_agent: str | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], dt.datetime] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._owns_session = session is None
+        self.session = session if session is not None else requests.Session()
+        self.policy = policy if policy is not None else RetryPolicy()
+        self.min_interval = float(min_interval)
+        self.user_agent = user_agent or default_user_agent()
+        self._sleep = sleep
+        self._clock = clock
+        self._now = now or (lambda: dt.datetime.now(dt.UTC))
+        self._rng = rng or random.Random()
+        self._lock = threading.Lock()
+        self._last_start: float | None = None
+        _install_log_redaction()
+
+    def __repr__(self) -> str:
+        return (
+            f"RequestsTransport(policy={self.policy!r}, min_interval={self.min_interval}, "
+            f"user_agent={self.user_agent!r})"
+        )
+
+    def close(self) -> None:
+        """Close the session if this transport created it."""
+        if self._owns_session:
+            self.session.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _pace(self) -> None:
+        """Wait until ``min_interval`` has passed since the previous request started."""
+        if self.min_interval <= 0:
+            return
+        with self._lock:
+            if self._last_start is not None:
+                wait = self._last_start + self.min_interval - self._clock()
+                if wait > 0:
+                    self._sleep(wait)
+            self._last_start = self._clock()
+
+    def _forget_start(self) -> None:
+        # A response served from a cache never reached the source; do not make the next
+        # request wait for it.
+        with self._lock:
+            self._last_start = None
+
+    def _headers(self, request: Request) -> dict[str, str]:
+        headers = {"User-Agent": self.user_agent}
+        if request.json_body is not None:
+            headers["Content-Type"] = "application/json"
+        headers.update(dict(request.headers))
+        return headers
+
+    def send(self, request: Request, *, source: str) -> Response:
+        """Send ``request``, retrying as the policy says.
+
+        Returns:
+            The final successful response.
+
+        Raises:
+            SourceTimeout: connect or read timeouts on every attempt.
+            TransportError: connection refused / reset on every attempt, or an unusable URL.
+            QuotaExceededError: 403 or a quota message (never retried).
+            RateLimitError: still 429 when the retry budget is spent.
+            ServerError: still 5xx when the retry budget is spent.
+            NotFoundError: 404 (not retried).
+            BadRequestError: 400 (not retried).
+            HTTPStatusError: other error statuses.
+        """
+        policy = self.policy
+        shown = request.redacted_url()
+        secrets = request.secret_values()
+        headers = self._headers(request)
+        data = None if request.json_body is None else request.json_body.encode("utf-8")
+        started = self._clock()
+        waited = 0.0
+        attempt = 0
+        while True:
+            attempt += 1
+            self._pace()
+            retry_after: float | None = None
+            where = {"source": source, "url": shown, "attempt": attempt}
+            error: SourceError
+            try:
+                raw = self.session.request(
+                    request.method,
+                    request.url,
+                    params=list(request.params),
+                    headers=headers,
+                    data=data,
+                    timeout=(policy.connect_timeout, policy.read_timeout),
+                    allow_redirects=True,
+                )
+                body = raw.content  # streaming errors (reset mid-body) surface here
+            except requests.exceptions.Timeout as exc:
+                error = _transport_error(SourceTimeout, "timed out", exc, where, secrets)
+            except _FATAL_REQUEST_ERRORS as exc:
+                raise _transport_error(
+                    TransportError, "unusable request", exc, where, secrets
+                ) from None
+            except requests.exceptions.RequestException as exc:
+                error = _transport_error(TransportError, "connection failed", exc, where, secrets)
+            else:
+                if getattr(raw, "from_cache", False):
+                    self._forget_start()
+                response = Response(
+                    status=raw.status_code,
+                    headers=raw.headers,
+                    body=body,
+                    url=shown,
+                    attempt=attempt,
+                    elapsed=self._clock() - started,
+                )
+                status_error = error_for_status(response, source=source, secrets=secrets)
+                if status_error is None:
+                    return response
+                if status_error.status not in policy.retry_statuses or isinstance(
+                    status_error, QuotaExceededError
+                ):
+                    raise status_error
+                error = status_error
+                retry_after = parse_retry_after(response.header("retry-after"), now=self._now())
+            if attempt >= policy.max_attempts:
+                raise error
+            left = policy.max_total_wait - waited
+            if retry_after is not None:
+                if retry_after > left:
+                    error.detail = _shorten(
+                        f"{error.detail} (Retry-After {retry_after:g}s exceeds the "
+                        f"{left:g}s left of the wait budget)".strip()
+                    )
+                    raise error
+                delay = retry_after
+            else:
+                delay = min(policy.backoff(attempt, self._rng), left)
+                if delay <= 0 and left <= 0:
+                    raise error
+            _log.info(
+                "%s: attempt %d of %s failed (%s); retrying in %.2fs",
+                source,
+                attempt,
+                shown,
+                error.message if error.status is None else f"HTTP {error.status}",
+                delay,
+            )
+            if delay > 0:
+                self._sleep(delay)
+            waited += delay
+
+
+def _transport_error(
+    kind: type[TransportError],
+    message: str,
+    exc: Exception,
+    where: dict[str, Any],
+    secrets: tuple[str, ...],
+) -> TransportError:
+    """A transport error whose detail names the low-level failure, secrets scrubbed.
+
+    requests puts the full URL (query string included) into its messages, hence both scrubs.
+    """
+    detail = scrub(f"{type(exc).__name__}: {exc}", secrets)
+    detail = _URL_LOG_RE.sub(rf"\1{REDACTED}", detail)
+    return kind(message, detail=_shorten(detail), **where)

@@ -1,0 +1,1 @@
+"""Test helpers for users of citeledger (install the ``testing`` extra for the strategies)."""
