@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, Final, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, Final, TypeAlias, TypeVar
 from urllib.parse import unquote
 
 import attrs
@@ -199,7 +199,7 @@ def _corpusid_check(value: str) -> str:
     return _corpusid_value(value)
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class DOI(_IdentifierBase):
     """A Digital Object Identifier, canonically lower-case ``10.<registrant>/<suffix>``.
 
@@ -238,12 +238,12 @@ class DOI(_IdentifierBase):
         if not self.value.startswith(_ARXIV_DOI_PREFIX):
             return None
         try:
-            return ArxivId(_arxiv_value(self.value[len(_ARXIV_DOI_PREFIX) :]))
+            return _make(ArxivId, _arxiv_value(self.value[len(_ARXIV_DOI_PREFIX) :]))
         except InvalidIdentifier:
             return None
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class ArxivId(_IdentifierBase):
     """An arXiv identifier, new style (``2104.07857``) or old style (``hep-th/9901001``).
 
@@ -298,7 +298,7 @@ class ArxivId(_IdentifierBase):
         Raises:
             InvalidIdentifier: when ``version`` is below 1.
         """
-        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        if isinstance(version, bool) or version < 1:
             raise InvalidIdentifier(f"{self.base}v{version}", "version must be >= 1", "arxiv")
         return ArxivId(f"{self.base}v{version}")
 
@@ -307,7 +307,7 @@ class ArxivId(_IdentifierBase):
         return self if self.version is None else ArxivId(self.base)
 
     def as_doi(self) -> DOI:
-        """arXiv's DataCite DOI for this paper, ``10.48550/arxiv.<base>`` (no version).
+        """ArXiv's DataCite DOI for this paper, ``10.48550/arxiv.<base>`` (no version).
 
         >>> ArxivId("2104.07857v1").as_doi()
         DOI(value='10.48550/arxiv.2104.07857')
@@ -315,7 +315,7 @@ class ArxivId(_IdentifierBase):
         return DOI(_ARXIV_DOI_PREFIX + self.work_base.lower())
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class PMID(_IdentifierBase):
     """A PubMed id: 1-8 digits without leading zeros (PMIDs are below 100,000,000).
 
@@ -326,7 +326,7 @@ class PMID(_IdentifierBase):
     value: str = attrs.field(validator=_canonical_validator(Scheme.PMID, _pmid_check))
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class PMCID(_IdentifierBase):
     """A PubMed Central id, canonically ``PMC`` followed by digits (``"PMC3531190"``).
 
@@ -337,7 +337,7 @@ class PMCID(_IdentifierBase):
     value: str = attrs.field(validator=_canonical_validator(Scheme.PMCID, _pmcid_check))
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class OpenAlexId(_IdentifierBase):
     """An OpenAlex *work* id, canonically ``W`` followed by digits (``"W2741809807"``).
 
@@ -351,7 +351,7 @@ class OpenAlexId(_IdentifierBase):
     value: str = attrs.field(validator=_canonical_validator(Scheme.OPENALEX, _openalex_check))
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class S2PaperId(_IdentifierBase):
     """A Semantic Scholar paper id: the 40 lower-case hex digits of its SHA.
 
@@ -362,7 +362,7 @@ class S2PaperId(_IdentifierBase):
     value: str = attrs.field(validator=_canonical_validator(Scheme.S2, _s2_check))
 
 
-@attrs.frozen
+@attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class CorpusId(_IdentifierBase):
     """A Semantic Scholar CorpusId: digits without leading zeros.
 
@@ -386,7 +386,25 @@ IDENTIFIER_TYPES: Final[tuple[type[Identifier], ...]] = (
     CorpusId,
 )
 
+_I = TypeVar("_I", bound=_IdentifierBase)
 _CLASS_BY_SCHEME: Final[dict[Scheme, type[Identifier]]] = {t.scheme: t for t in IDENTIFIER_TYPES}
+
+
+def _make(cls: type[_I], value: str) -> _I:
+    """Build an identifier from a normaliser's output without re-running the normaliser.
+
+    The normalisers build canonical values (the attrs validator re-checks values that users
+    pass in); the one way their output could still change on a second pass is a value that
+    decodes again ("%2541" -> "%41" -> "A", "&amp;lt;" -> "&lt;" -> "<"), so those go through
+    the validating constructor.
+    """
+    if "%" in value or "&" in value:
+        validating: Callable[[str], _I] = cls  # the attrs __init__ takes the value
+        return validating(value)
+    ident = object.__new__(cls)
+    object.__setattr__(ident, "value", value)
+    return ident
+
 
 # --------------------------------------------------------------------------------------------
 # Cleaning shared by every scheme
@@ -409,7 +427,7 @@ def _entity(match: re.Match[str]) -> str:
     name = match.group(1)
     if name in _NAMED_ENTITIES:
         return _NAMED_ENTITIES[name]
-    code = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+    code = int(name, 0) if name[1] in "xX" else int(name[1:])
     return chr(code) if 0 < code < 0x110000 else match.group(0)
 
 
@@ -477,7 +495,7 @@ def _strip_query(s: str) -> str:
 
 
 def _label_re(*words: str) -> re.Pattern[str]:
-    """``^word\\s*:?\\s*`` for any of the words (case-insensitive); each alternative is flat."""
+    r"""``^word\\s*:?\\s*`` for any of the words (case-insensitive); each alternative is flat."""
     alternatives = "|".join(re.escape(w) for w in words)
     return re.compile(rf"(?:{alternatives})[ \t]*:?[ \t]*", re.IGNORECASE)
 
@@ -487,6 +505,9 @@ def _label_re(*words: str) -> re.Pattern[str]:
 # --------------------------------------------------------------------------------------------
 
 _DOI_HOSTS: Final = ("doi.org/", "dx.doi.org/", "hdl.handle.net/", "doi.wiley.com/")
+# A bare DOI needing no cleaning: ends in a letter or digit, printable ASCII, no spaces.
+_FAST_DOI_RE: Final = re.compile(r"10\.[0-9]{4,9}(?:\.[0-9]+)*/[\x21-\x7e]*[A-Za-z0-9]")
+_PRINTABLE_ASCII_RE: Final = re.compile(r"[\x21-\x7e]+")
 _DOI_LABEL_RE: Final = re.compile(r"(?:urn:|info:)?doi(?:[ \t]*:[ \t]*|[ \t]+|/)", re.IGNORECASE)
 
 # Publisher conventions strong enough to call a DOI malformed. Evidence: in ../shared/data every
@@ -509,6 +530,21 @@ _DOI_PUBLISHER_RULES: Final = (
 
 
 def _doi_value(text: str) -> str:
+    # Fast path for an already clean bare DOI (most id fields): the same result as the full
+    # path below, which tests check against each other.
+    if _FAST_DOI_RE.fullmatch(text) and "%" not in text and "&" not in text:
+        return _doi_publisher_rules(text, text.lower())
+    return _doi_value_slow(text)
+
+
+def _doi_publisher_rules(original: str, value: str) -> str:
+    for applies, valid, reason in _DOI_PUBLISHER_RULES:
+        if applies.fullmatch(value) and not valid.fullmatch(value):
+            raise InvalidIdentifier(original, reason, "doi")
+    return value
+
+
+def _doi_value_slow(text: str) -> str:
     original = text
     s = _clean(text)
     for _ in range(4):  # "doi: https://doi.org/10...." nests a label and a URL
@@ -525,11 +561,7 @@ def _doi_value(text: str) -> str:
     if not s:
         raise InvalidIdentifier(original, "empty DOI", "doi")
     _check_doi_shape(original, s)
-    value = s.lower()
-    for applies, valid, reason in _DOI_PUBLISHER_RULES:
-        if applies.fullmatch(value) and not valid.fullmatch(value):
-            raise InvalidIdentifier(original, reason, "doi")
-    return value
+    return _doi_publisher_rules(original, s.lower())
 
 
 def _check_doi_shape(original: str, s: str) -> None:
@@ -562,6 +594,8 @@ def _check_doi_shape(original: str, s: str) -> None:
     suffix = s[j + 1 :]
     if not suffix:
         raise InvalidIdentifier(original, "empty suffix after the '/'", "doi")
+    if suffix.isascii() and _PRINTABLE_ASCII_RE.fullmatch(suffix):
+        return  # the common case, checked in C
     for c in suffix:
         if c.isspace() or not c.isprintable():
             raise InvalidIdentifier(
@@ -629,9 +663,9 @@ def _arxiv_value(text: str) -> str:
     m = _ARXIV_OLD_RE.fullmatch(s)
     if m:
         archive, subject, yy, mm, number, version = m.groups()
-        return _check_arxiv_old(original, archive, subject, yy, mm, number) + _arxiv_version(
-            original, version
-        )
+        return _check_arxiv_old(
+            original, archive=archive, subject=subject, yy=yy, mm=mm, number=number
+        ) + _arxiv_version(original, version)
     if "/" in s:
         reason = "an old-style arXiv id is archive/YYMMNNN (e.g. hep-th/9901001)"
     elif "." in s and s.partition(".")[0].isdigit():
@@ -667,7 +701,7 @@ def _check_arxiv_new(original: str, yy: str, mm: str, number: str) -> str:
 
 
 def _check_arxiv_old(
-    original: str, archive: str, subject: str | None, yy: str, mm: str, number: str
+    original: str, *, archive: str, subject: str | None, yy: str, mm: str, number: str
 ) -> str:
     arch = archive.lower()
     if arch not in ARXIV_ARCHIVES:
@@ -792,7 +826,9 @@ def _openalex_value(text: str) -> str:
             "openalex",
         )
     if head != "w":
-        raise InvalidIdentifier(original, "an OpenAlex work id is 'W' followed by digits", "openalex")
+        raise InvalidIdentifier(
+            original, "an OpenAlex work id is 'W' followed by digits", "openalex"
+        )
     return "W" + _digits(original, s[1:], "openalex", "an OpenAlex work id after 'W'", 12)
 
 
@@ -876,7 +912,7 @@ def normalize_doi(text: str) -> DOI:
 
     .. versionadded:: 0.1.0
     """
-    return DOI(_doi_value(text))
+    return _make(DOI, _doi_value(text))
 
 
 def normalize_arxiv(text: str) -> ArxivId:
@@ -895,7 +931,7 @@ def normalize_arxiv(text: str) -> ArxivId:
 
     .. versionadded:: 0.1.0
     """  # noqa: E501
-    return ArxivId(_arxiv_value(text))
+    return _make(ArxivId, _arxiv_value(text))
 
 
 def _detect_scheme(s: str) -> Scheme | None:
@@ -962,7 +998,9 @@ def parse_identifier(text: str, scheme: str | Scheme | None = None) -> Identifie
             raise InvalidIdentifier(
                 text, f"unknown scheme {scheme!r} (known: {known})", str(scheme)
             ) from None
-        return _CLASS_BY_SCHEME[sch](_NORMALIZERS[sch](text))
+        return _make(_CLASS_BY_SCHEME[sch], _NORMALIZERS[sch](text))
+    if _FAST_DOI_RE.fullmatch(text):  # the common case: a clean bare DOI
+        return _make(DOI, _doi_value(text))
     cleaned = _clean(text)
     if not cleaned:
         raise InvalidIdentifier(text, "empty identifier", None)
@@ -976,7 +1014,7 @@ def parse_identifier(text: str, scheme: str | Scheme | None = None) -> Identifie
                 None,
             )
         raise InvalidIdentifier(text, "not recognised as any supported identifier", None)
-    return _CLASS_BY_SCHEME[detected](_NORMALIZERS[detected](text))
+    return _make(_CLASS_BY_SCHEME[detected], _NORMALIZERS[detected](text))
 
 
 def work_key(x: Identifier) -> str:
@@ -1073,7 +1111,9 @@ _ANCHOR_RE: Final = re.compile(
     r"|/[0-9]"
 )
 _CORPUS_LABEL_RE: Final = re.compile(r"corpus[ _]?id(?!\w)", re.IGNORECASE)
-_URL_HEAD_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:/")
+_URL_HEAD_CHARS: Final = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:/"
+)
 _ARCHIVE_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-")
 
 
@@ -1085,6 +1125,7 @@ _SPACE: Final = frozenset(" \t\r\n\f\v\u00a0")
 # Characters that end a DOI suffix in running text (a DOI itself has none of these).
 _DOI_STOP: Final = frozenset(' \t\r\n\f\v\u00a0"')
 _TOKEN_STOP: Final = frozenset(' \t\r\n\f\v\u00a0"<>')
+_URL_SCHEMES: Final = ("http://", "https://")
 _GAP_RE: Final = re.compile(r"[ \t\r\n\f\v\u00a0]{1,12}")
 # After a label: optional spaces, an optional colon, then a short gap (line breaks included).
 _AFTER_LABEL_RE: Final = re.compile(r"[ \t\u00a0]{0,3}(:)?[ \t\r\n\f\v\u00a0]{0,12}")
@@ -1190,7 +1231,7 @@ class _Scanner:
             j += 3
         else:
             if j + 1 < n and text[j] == "." and text[j + 1].isalpha():
-                end = len(_trim_trailing(text[:self.token_end(j)]))
+                end = len(_trim_trailing(text[: self.token_end(j)]))
                 self.bad(
                     frag_start,
                     end,
@@ -1212,7 +1253,7 @@ class _Scanner:
                 # "10.1002/mar.10063https://doi.org/...": a URL glued to the DOI ends it;
                 # "</a>" ends a DOI scraped from HTML.
                 if k > j and (
-                    (text[k] in "hH" and text[k : k + 4].lower() == "http")
+                    (text[k] in "hH" and text[k : k + 8].lower().startswith(_URL_SCHEMES))
                     or (text[k] == "<" and text[k + 1 : k + 2] == "/")
                 ):
                     break
@@ -1221,9 +1262,13 @@ class _Scanner:
             j = k
             # "...(1996)17:12<714::AID-\nMICR10>...": a DOI broken after a hyphen; the hyphen
             # is kept (typesetters break DOIs at their own hyphens, they do not add one).
-            if k < n and k > 0 and text[k - 1] == "-" and text[k] in _SPACE:
+            # "doi:10.1016/j. \ngaitpost.2004.05.005": broken after a '.', joined only when
+            # the next line goes on in lower case (a new sentence or reference would not).
+            if k < n and k > 0 and text[k - 1] in "-." and text[k] in _SPACE:
                 joined = self.line_break_join(k)
-                if joined != k and text[joined].isalnum():
+                if joined != k and (
+                    text[joined].islower() or (text[k - 1] == "-" and text[joined].isalnum())
+                ):
                     j = joined
                     continue
             break
@@ -1257,7 +1302,7 @@ class _Scanner:
         if low.startswith(("http", "doi", "dx.doi", "www.")):
             return k  # a URL or a repeated label: the anchors inside handle it
         if not _trim_trailing(token):
-            self.bad(start, k if k <= n else n, Scheme.DOI, "'doi:' label with no DOI after it")
+            self.bad(start, min(k, n), Scheme.DOI, "'doi:' label with no DOI after it")
             return k
         self.bad(start, tok_end, Scheme.DOI, f"'doi:' label followed by {token!r}, not '10.'")
         return tok_end
@@ -1360,12 +1405,15 @@ class _Scanner:
             before = text[start - 1] if start else " "
             after = text[end] if end < n else " "
             first = text[start]
-            nxt = end
+            # A declined anchor resumes one character on: anchors may overlap ("org/10.").
+            nxt = start + 1
             if first == "1":
                 if not (_is_word(before) or before == "."):
                     nxt = self.scan_doi(start, labelled=False, label_start=start)
             elif first in "dD":
-                if not (_is_word(before) or before == "/") and not (_is_word(after) or after == "-"):
+                if not (_is_word(before) or before == "/") and not (
+                    _is_word(after) or after == "-"
+                ):
                     nxt = self.scan_doi_label(start, end)
             elif first in "aA":
                 if not _is_word(before) and not (_is_word(after) or after == "-"):
@@ -1383,7 +1431,7 @@ class _Scanner:
                     nxt = self.scan_arxiv_token(arch, arch)
             else:
                 nxt = self.scan_url(start, pos)
-            pos = max(nxt, end)
+            pos = max(nxt, start + 1)
         return FoundIdentifiers(
             identifiers=tuple(self.found),
             malformed=tuple(self.malformed),
@@ -1421,8 +1469,10 @@ def find_identifiers(text: str) -> FoundIdentifiers:
     OpenAlex / Semantic Scholar / PubMed URLs.
 
     PDF line breaks are repaired only where the identifier would otherwise be incomplete: a
-    whitespace gap containing a line break right after ``10.`` or after the ``/``, or after a
-    ``-`` inside the suffix (the hyphen is kept). A DOI is never joined across a plain space.
+    whitespace gap containing a line break right after ``10.`` or after the ``/``, after a
+    ``-`` inside the suffix (the hyphen is kept), or after a ``.`` inside the suffix when the
+    next line goes on in lower case (``10.1016/j.`` / ``gaitpost.2004.05.005``). A DOI is never
+    joined across a plain space.
 
     Reported as malformed (with a reason): a ``doi:`` label followed by something that is not a
     DOI (or nothing), ``10.<registrant>`` without a ``/``, a ``/`` replaced by a ``.``

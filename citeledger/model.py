@@ -388,7 +388,13 @@ def _orcid(value: object) -> str | None:
 
 
 _AND_SPLIT = re.compile(r"\s*(?:;|\band\b|&)\s*", re.IGNORECASE)
-_INITIALS_RE = re.compile(r"^(?:[A-Z]\.?-?){1,4}$")
+_INITIALS_RE = re.compile(r"^(?:[^\W\d_]\.?-?){1,4}$")
+
+
+def _is_initials(token: str) -> bool:
+    """Whether ``token`` is initials: "J", "J.", "JA", "J.-P.", "É", "ŁK" (any script)."""
+    letters = token.replace(".", "").replace("-", "")
+    return bool(_INITIALS_RE.match(token)) and letters.isupper()
 
 
 def _strip_accents(text: str) -> str:
@@ -405,6 +411,8 @@ class Author:
         given: Given names or initials ("Samyam", "S."), if known.
         raw: The name exactly as the source gave it.
         orcid: ORCID iD (``0000-0002-1825-0097``) without URL, if given.
+        affiliations: Affiliations as the source gives them (arXiv ``arxiv:affiliation``,
+            OpenAlex institutions), verbatim.
 
     Use :meth:`from_string` to split a display name.
     """
@@ -413,6 +421,7 @@ class Author:
     given: str | None = field(default=None, converter=_opt_str)
     raw: str | None = field(default=None, converter=_opt_str)
     orcid: str | None = field(default=None, converter=_orcid)
+    affiliations: tuple[str, ...] = field(default=(), converter=_strs)
 
     @classmethod
     def from_string(cls, name: str) -> Author:
@@ -422,7 +431,7 @@ class Author:
         and "G. Family".
 
         >>> Author.from_string("Rajbhandari S")
-        Author(family='Rajbhandari', given='S', raw='Rajbhandari S', orcid=None)
+        Author(family='Rajbhandari', given='S', raw='Rajbhandari S', orcid=None, affiliations=())
         >>> Author.from_string("Samyam Rajbhandari").family
         'Rajbhandari'
         >>> Author.from_string("Rajbhandari, Samyam").given
@@ -437,7 +446,7 @@ class Author:
         parts = raw.split(" ")
         if len(parts) == 1:
             return cls(family=parts[0], raw=raw)
-        if _INITIALS_RE.match(parts[-1]) and not _INITIALS_RE.match(parts[0]):
+        if _is_initials(parts[-1]) and not _is_initials(parts[0]):
             # Vancouver / NLM: "Rajbhandari S", "Smith JA"
             return cls(family=" ".join(parts[:-1]), given=parts[-1], raw=raw)
         # Particles stay with the family name: "Ludwig van Beethoven", "Juan de la Cruz"
@@ -501,11 +510,6 @@ _PARTICLES = frozenset(
 )
 
 
-def _is_given_part(part: str) -> bool:
-    """Whether a comma-separated part reads as given names or initials ("J.", "J. K.", "J.-P.")."""
-    return all(_INITIALS_RE.match(tok) for tok in part.split())
-
-
 def _is_family_part(part: str) -> bool:
     """Whether a part reads as a bare family name: one word or particles + one ("van der Berg")."""
     words = part.split()
@@ -525,16 +529,16 @@ def _split_names(piece: str) -> list[str]:
     parts = [p.strip() for p in piece.split(",") if p.strip()]
     if len(parts) >= 2 and len(parts) % 2 == 0:
         families, givens = parts[0::2], parts[1::2]
-        if all(_is_family_part(f) for f in families) and (
-            all(_is_given_part(g) for g in givens) or all(" " not in p for p in parts)
-        ):
+        # Every other part a bare family name ("Smith", "van der Berg"): "Family, Given" pairs.
+        # A full name ("John Smith") or a Vancouver name ("Smith J") is never a bare family.
+        if all(_is_family_part(f) for f in families):
             return [f"{f}, {g}" for f, g in zip(families, givens, strict=True)]
-    if len(parts) == 2 and _is_family_part(parts[0]) and " " not in parts[0]:
-        return [f"{parts[0]}, {parts[1]}"]  # "Smith, John Paul"
     return parts
 
 
-def _authors(values: Iterable[Author | str] | str | None) -> tuple[Author, ...]:
+def _authors(
+    values: Iterable[Author | str | Mapping[str, Any]] | Author | str | None,
+) -> tuple[Author, ...]:
     """Accept a list of names/Authors, or one string "a , b , c" / "A and B".
 
     A trailing "et al." is dropped: it names no author.
@@ -1119,8 +1123,10 @@ class Measurement:
     def _refuse(self, other: object, op: str) -> IncompatibleMeasurements:
         if isinstance(other, Measurement) and other.source != self.source:
             why = f"from different sources ({self.source!r} vs {other.source!r})"
+        elif isinstance(other, Measurement) and op != "compare":
+            why = "to another of the same source (each count stands for one dated observation)"
         elif isinstance(other, Measurement):
-            why = "of one source at different times or of different things"
+            why = "of the same source about different things (kind or subject differ)"
         else:
             why = f"with a {type(other).__name__}"
         return IncompatibleMeasurements(
@@ -1206,6 +1212,18 @@ class Coverage:
             raise ModelError(f"coverage total must be >= 0, got {self.total}")
         if self.total is not None and self.measured > self.total:
             raise ModelError(f"coverage measured {self.measured} > total {self.total}")
+        if (
+            self.state is CoverageState.COMPLETE
+            and self.total is not None
+            and self.measured != self.total
+        ):
+            # "complete" next to "measured 3 of 5" would be a claim the numbers contradict.
+            raise ModelError(
+                f"a complete coverage entry must measure everything, got {self.measured} of "
+                f"{self.total}"
+            )
+        if self.state is CoverageState.NOTHING_TO_MEASURE and (self.measured or self.total):
+            raise ModelError("a nothing_to_measure coverage entry cannot count items")
         if self.state in (CoverageState.PARTIAL, CoverageState.UNAVAILABLE) and not self.reason:
             raise ModelError(f"a {self.state.value} coverage entry needs a reason")
 

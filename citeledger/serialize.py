@@ -66,8 +66,8 @@ def _structure_identifier(value: Any, _: Any) -> Identifier:
     if isinstance(value, IDENTIFIER_TYPES):
         return value
     if not isinstance(value, str):
-        msg = f"expected an identifier string, got {type(value).__name__}"
-        raise TypeError(msg)
+        msg = f"expected an identifier string such as 'doi:10.1234/abc', got {_json_kind(value)}"
+        raise _WrongTypeError(msg)
     return parse_identifier(value)
 
 
@@ -75,8 +75,8 @@ def _structure_datetime(value: Any, _: Any) -> dt.datetime:
     if isinstance(value, dt.datetime):
         return utc(value)
     if not isinstance(value, str):
-        msg = f"expected an ISO-8601 string, got {type(value).__name__}"
-        raise TypeError(msg)
+        msg = f"expected an ISO-8601 time string, got {_json_kind(value)}"
+        raise _WrongTypeError(msg)
     return utc(value)
 
 
@@ -84,9 +84,13 @@ def _structure_date(value: Any, _: Any) -> dt.date:
     if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
         return value
     if not isinstance(value, str):
-        msg = f"expected an ISO-8601 date string, got {type(value).__name__}"
-        raise TypeError(msg)
-    return dt.date.fromisoformat(value)
+        msg = f"expected an ISO-8601 date string, got {_json_kind(value)}"
+        raise _WrongTypeError(msg)
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        msg = f"expected an ISO-8601 date (YYYY-MM-DD), got {_json_kind(value)}"
+        raise _WrongTypeError(msg) from None
 
 
 def _is_identifier_type(tp: Any) -> bool:
@@ -123,7 +127,7 @@ def _unstructure_opt_identifier(value: Identifier | None) -> str | None:
 
 
 class _WrongTypeError(TypeError):
-    """A JSON value of the wrong kind; its message is shown to the user as is."""
+    """A JSON value that does not fit its field; the message is shown to the user as is."""
 
 
 def _structure_str(value: Any, _: Any) -> str:
@@ -174,12 +178,21 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", None) or repr(tp)
 
 
+def _enum_of(tp: Any) -> type[enum.Enum] | None:
+    """The enum of ``SomeEnum`` or ``SomeEnum | None``, else None."""
+    if isinstance(tp, types.UnionType):
+        members = [a for a in get_args(tp) if a is not type(None)]
+        tp = members[0] if len(members) == 1 else None
+    return tp if isinstance(tp, type) and issubclass(tp, enum.Enum) else None
+
+
 def _format_problem(exc: BaseException, tp: type | None) -> str:
     """Word one cattrs failure for people: our own errors speak for themselves."""
     if isinstance(exc, CiteledgerError | _WrongTypeError):
         return str(exc)
-    if isinstance(tp, type) and issubclass(tp, enum.Enum) and isinstance(exc, ValueError):
-        allowed = ", ".join(repr(m.value) for m in tp)
+    enum_type = _enum_of(tp)
+    if enum_type is not None and isinstance(exc, ValueError):
+        allowed = ", ".join(repr(m.value) for m in enum_type)
         return f"expected one of {allowed}"
     if tp is not None and isinstance(exc, TypeError | ValueError):
         return f"expected {_type_name(tp)} ({exc})"
@@ -216,8 +229,10 @@ def make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(_is_optional_identifier_type, _structure_opt_identifier)
     # A StrEnum is a ``str`` first in its MRO, so cattrs would pass members through unchanged;
     # unstructure each of ours to its plain value so non-JSON encoders see a ``str``.
+    # For the same reason the strict ``str`` hook below would swallow them on the way in.
     for enum_type in _ENUMS:
         conv.register_unstructure_hook(enum_type, _enum_value)
+        conv.register_structure_hook(enum_type, _structure_enum)
     conv.register_structure_hook(str, _structure_str)
     conv.register_structure_hook(int, _structure_int)
     conv.register_structure_hook(float, _structure_float)
@@ -231,6 +246,12 @@ def make_converter() -> cattrs.Converter:
 
 def _enum_value(member: enum.Enum) -> Any:
     return member.value
+
+
+def _structure_enum(value: Any, tp: type[enum.Enum]) -> enum.Enum:
+    if not isinstance(value, str):
+        raise _WrongTypeError(f"expected a string, got {_json_kind(value)}")
+    return tp(value)  # ValueError for unknown values; _format_problem lists the allowed ones
 
 
 def structure(data: Any, cls: type[T], *, converter: cattrs.Converter | None = None) -> T:

@@ -104,7 +104,9 @@ def normalize_title(text: str | None) -> str:
     Same as :func:`normalize_text`; a trailing period or a bracketed "[Chinese]"-style language
     note is not special-cased, it is just punctuation and a word.
 
-    >>> normalize_title("ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning.")
+    >>> normalize_title(
+    ...     "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning."
+    ... )
     'zero infinity breaking the gpu memory wall for extreme scale deep learning'
     >>> normalize_title(None)
     ''
@@ -128,11 +130,10 @@ def normalize_name(text: str | None) -> str:
 
 
 #: English function words that carry no identity in titles (used by blocking and scoring).
-STOPWORDS: Final = frozenset(
-    """a an and are as at be by for from has have in into is it its of on or over that the their
-    this to under using via was were which with without within between towards toward upon new
-    der die das und von zur zum fur des les la le et en du una uno el los las y""".split()
-)
+_STOPWORD_TEXT: Final = """a an and are as at be by for from has have in into is it its of on or
+    over that the their this to under using via was were which with without within between towards
+    toward upon new der die das und von zur zum fur des les la le et en du una uno el los las y"""
+STOPWORDS: Final = frozenset(_STOPWORD_TEXT.split())
 
 #: Titles that name a kind of text rather than a work; they need extra corroboration.
 GENERIC_TITLES: Final = frozenset(
@@ -210,7 +211,7 @@ def title_tokens(normalized: str) -> list[str]:
 def is_generic_title(normalized: str) -> bool:
     """Whether a normalised title is too short or generic to identify a work on its own.
 
-    Generic: a listed kind-of-text title ("editorial", "reply"), or fewer than two content
+    Generic: a listed kind-of-text title ("editorial", "reply"), or fewer than three content
     tokens, or fewer than 12 letters in all.
 
     >>> is_generic_title("editorial")
@@ -221,4 +222,4 @@ def is_generic_title(normalized: str) -> bool:
     if normalized in GENERIC_TITLES:
         return True
     content = title_tokens(normalized)
-    return len(content) < 2 or len(normalized.replace(" ", "")) < 12
+    return len(content) < 3 or len(normalized.replace(" ", "")) < 12

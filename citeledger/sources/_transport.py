@@ -199,7 +199,12 @@ class Request:
     def secret_values(self) -> tuple[str, ...]:
         """The secret values this request carries (to scrub them from any text)."""
         values = [v for k, v in self.params if self._secret_param(k)]
-        values += [v for k, v in self.headers if self._secret_header(k)]
+        for k, v in self.headers:
+            if self._secret_header(k):
+                values.append(v)
+                scheme, _, token = v.partition(" ")
+                if token and scheme.isalpha():  # "Bearer <token>": the token alone is secret too
+                    values.append(token.strip())
         return tuple(v for v in values if v)
 
     def header(self, name: str) -> str | None:
@@ -341,6 +346,9 @@ def _json_message(data: Any) -> str | None:
         return "; ".join(parts) or None
     if not isinstance(data, dict):
         return None
+    # Crossref problems: {"type": "cursor-invalid", "value": ..., "message": "Cursor ... invalid"}
+    if isinstance(data.get("type"), str) and isinstance(data.get("message"), str):
+        return f"{data['type']}: {data['message']}"
     # Semantic Scholar {"error": ...} / AWS {"message": ...}; Crossref {"message": [{"message"}]}
     for key in ("error", "message", "detail", "description"):
         if key in data:

@@ -18,9 +18,11 @@ carry ``offset`` and ``next`` and the last page has no ``next``.
 from __future__ import annotations
 
 import datetime as dt
+import enum
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 from urllib.parse import quote
 
 import attrs
@@ -58,7 +60,16 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.sources import Capability, Paged, unsupported
-from citeledger.sources._transport import Request, RequestsTransport, Response, RetryPolicy, Transport
+from citeledger.sources._transport import (
+    Request,
+    RequestsTransport,
+    Response,
+    RetryPolicy,
+    Transport,
+)
+
+if TYPE_CHECKING:
+    import requests
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -130,3 +141,770 @@ _WORK_TYPES: Final = {
 # --------------------------------------------------------------------------- values
 
 
+class BatchStatus(enum.StrEnum):
+    """What happened to one id of a batch lookup."""
+
+    #: Semantic Scholar returned the paper.
+    FOUND = "found"
+    #: Semantic Scholar answered ``null`` at this position: it does not know the id.
+    NOT_FOUND = "not_found"
+    #: The id could not be sent (not a parseable identifier, or a scheme S2 cannot look up).
+    INVALID = "invalid"
+    #: The request carrying this id failed after retries; other chunks are unaffected.
+    ERROR = "error"
+
+
+@frozen(kw_only=True)
+class BatchItem:
+    """One position of a batch lookup, in the order the ids were given.
+
+    Args:
+        requested: The id as given.
+        status: Found, not found, invalid or error.
+        paper: The paper when found.
+        reason: Why it is not found / invalid / an error.
+    """
+
+    requested: str
+    status: BatchStatus = field(converter=BatchStatus)
+    paper: Paper | None = None
+    reason: str | None = None
+
+
+@frozen(kw_only=True)
+class S2Link:
+    """One element of a references or citations listing.
+
+    Args:
+        paper: The other paper (the cited one for references, the citing one for citations).
+        contexts: Sentences around the in-text citation.
+        intents: S2's citation intents ("methodology", "background", "result").
+        influential: S2's ``isInfluential``.
+        index: 0-based index in S2's listing (offset included).
+    """
+
+    paper: Paper
+    contexts: tuple[str, ...] = ()
+    intents: tuple[str, ...] = ()
+    influential: bool | None = None
+    index: int
+
+
+@frozen(kw_only=True)
+class S2Page(Generic[_T]):
+    """One page of an offset-paged listing.
+
+    Args:
+        items: The page's elements.
+        offset: The page's ``offset``.
+        next: The next page's offset; None on the last page (S2 omits ``next``).
+    """
+
+    items: tuple[_T, ...]
+    offset: int
+    next: int | None = None
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def _coerce(identifier: Identifier | str) -> Identifier:
+    return parse_identifier(identifier) if isinstance(identifier, str) else identifier
+
+
+def s2_paper_id(identifier: Identifier | str) -> str:
+    """The id form the Graph API accepts in ``/paper/{id}`` and batch bodies.
+
+    >>> s2_paper_id("10.1038/s42256-024-00832-8")
+    'DOI:10.1038/s42256-024-00832-8'
+    >>> s2_paper_id("arXiv:2104.12255v1")
+    'ARXIV:2104.12255'
+    >>> s2_paper_id("CorpusId:14514057")
+    'CorpusId:14514057'
+
+    Raises:
+        InvalidIdentifier: the text is no identifier, or it is an OpenAlex id (S2 cannot look
+            those up).
+    """
+    ident = _coerce(identifier)
+    if isinstance(ident, S2PaperId):
+        return ident.value
+    if isinstance(ident, CorpusId):
+        return f"CorpusId:{ident.value}"
+    if isinstance(ident, ArxivId):
+        # S2 keys arXiv papers by base id; a version suffix is not accepted.
+        return f"ARXIV:{ident.unversioned().value}"
+    if isinstance(ident, PMID):
+        return f"PMID:{ident.value}"
+    if isinstance(ident, PMCID):
+        return f"PMCID:{ident.value.removeprefix('PMC')}"
+    if isinstance(ident, OpenAlexId):
+        raise InvalidIdentifier(
+            str(ident), "Semantic Scholar cannot look up OpenAlex ids", "openalex"
+        )
+    return f"DOI:{ident.value}"
+
+
+def _root(base_url: str | None) -> str:
+    return (base_url or DEFAULT_BASE_URL).rstrip("/")
+
+
+def _headers(api_key: str | None) -> dict[str, str]:
+    return {"x-api-key": api_key} if api_key else {}
+
+
+def _paper_path(base_url: str | None, identifier: Identifier | str) -> str:
+    # ':' and '/' are part of S2 ids ("DOI:10.1/x"); everything else a DOI may hold is escaped.
+    return f"{_root(base_url)}/paper/{quote(s2_paper_id(identifier), safe=':/')}"
+
+
+def build_paper_request(
+    identifier: Identifier | str,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    fields: str = PAPER_FIELDS,
+) -> Request:
+    """``GET /paper/{id}?fields=...``.
+
+    >>> build_paper_request("PMID:38799228", base_url="http://h").full_url.split("?")[0]
+    'http://h/paper/PMID:38799228'
+    """
+    return Request(
+        url=_paper_path(base_url, identifier),
+        params={"fields": fields},
+        headers=_headers(api_key),
+        secret_headers={"x-api-key"},
+    )
+
+
+def build_batch_request(
+    ids: Sequence[str],
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    fields: str = PAPER_FIELDS,
+) -> Request:
+    """``POST /paper/batch`` with ``{"ids": [...]}`` (ids already in S2 form, at most 500).
+
+    Raises:
+        ValueError: more than :data:`MAX_BATCH` ids.
+    """
+    if len(ids) > MAX_BATCH:
+        raise ValueError(f"a batch holds at most {MAX_BATCH} ids, got {len(ids)}")
+    return Request(
+        method="POST",
+        url=f"{_root(base_url)}/paper/batch",
+        params={"fields": fields},
+        headers=_headers(api_key),
+        secret_headers={"x-api-key"},
+        json_body=json.dumps({"ids": list(ids)}),
+    )
+
+
+def _listing_request(
+    kind: str,
+    identifier: Identifier | str,
+    *,
+    offset: int,
+    limit: int,
+    base_url: str | None,
+    api_key: str | None,
+    fields: str,
+) -> Request:
+    if not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"limit must be within 1-{MAX_PAGE}, got {limit}")
+    if offset < 0 or offset + limit > MAX_WINDOW:
+        raise ValueError(f"offset + limit must stay within 0-{MAX_WINDOW}, got {offset} + {limit}")
+    return Request(
+        url=f"{_paper_path(base_url, identifier)}/{kind}",
+        params={"fields": fields, "offset": offset, "limit": limit},
+        headers=_headers(api_key),
+        secret_headers={"x-api-key"},
+    )
+
+
+def build_references_request(
+    identifier: Identifier | str,
+    *,
+    offset: int = 0,
+    limit: int = 100,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    fields: str = LINK_FIELDS,
+) -> Request:
+    """``GET /paper/{id}/references?fields=...&offset=...&limit=...``.
+
+    Raises:
+        ValueError: ``limit`` above 1,000 or ``offset + limit`` above 9,999 (S2's caps).
+    """
+    return _listing_request(
+        "references",
+        identifier,
+        offset=offset,
+        limit=limit,
+        base_url=base_url,
+        api_key=api_key,
+        fields=fields,
+    )
+
+
+def build_citations_request(
+    identifier: Identifier | str,
+    *,
+    offset: int = 0,
+    limit: int = 100,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    fields: str = LINK_FIELDS,
+) -> Request:
+    """``GET /paper/{id}/citations?fields=...&offset=...&limit=...``.
+
+    Raises:
+        ValueError: ``limit`` above 1,000 or ``offset + limit`` above 9,999 (S2's caps).
+    """
+    return _listing_request(
+        "citations",
+        identifier,
+        offset=offset,
+        limit=limit,
+        base_url=base_url,
+        api_key=api_key,
+        fields=fields,
+    )
+
+
+def build_search_request(
+    query: str,
+    *,
+    limit: int = 10,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    fields: str = PAPER_FIELDS,
+) -> Request:
+    """``GET /paper/search?query=...&limit=...`` (relevance search, at most 100 per page)."""
+    return Request(
+        url=f"{_root(base_url)}/paper/search",
+        params={"query": query, "limit": max(1, min(limit, 100)), "fields": fields},
+        headers=_headers(api_key),
+        secret_headers={"x-api-key"},
+    )
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _load(body: bytes, what: str) -> Any:
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        shown = body[:60].decode("utf-8", "replace")
+        raise ParseError(f"semanticscholar {what}: not JSON ({exc}): {shown!r}") from exc
+
+
+def _external_ids(data: Mapping[str, Any]) -> list[Identifier]:
+    """The citeledger identifiers of an S2 paper; S2 values that do not parse are skipped."""
+    out: list[Identifier] = []
+    ext = data.get("externalIds") or {}
+    candidates: list[tuple[object, str]] = [
+        (ext.get("DOI"), "doi"),
+        (ext.get("ArXiv"), "arxiv"),
+        (ext.get("PubMed"), "pmid"),
+        (ext.get("PubMedCentral"), "pmcid"),
+        (data.get("paperId"), "s2"),
+        (ext.get("CorpusId", data.get("corpusId")), "corpusid"),
+    ]
+    for value, scheme in candidates:
+        if value is None or value == "":
+            continue
+        try:
+            ident = parse_identifier(str(value), scheme)
+        except InvalidIdentifier:
+            # S2 carries some junk external ids; a bad one must not lose the paper.
+            continue
+        if ident not in out:
+            out.append(ident)
+    return out
+
+
+def _pages(value: object) -> str | None:
+    if not isinstance(value, str):
+        return None
+    # "525 - 535" -> "525-535"
+    return "-".join(p.strip() for p in value.split("-")) or None
+
+
+def paper_from_json(data: Mapping[str, Any]) -> Paper:
+    """A :class:`Paper` from one S2 paper object (as in ``/paper``, batch or listings)."""
+    if not isinstance(data, Mapping):
+        raise ParseError(f"semanticscholar: expected a paper object, got {type(data).__name__}")
+    journal = data.get("journal") or {}
+    types = data.get("publicationTypes") or []
+    work_type = next((_WORK_TYPES[t] for t in types if t in _WORK_TYPES), None)
+    fos = data.get("fieldsOfStudy") or []
+    if not fos:
+        fos = list(
+            dict.fromkeys(
+                f["category"] for f in data.get("s2FieldsOfStudy") or [] if "category" in f
+            )
+        )
+    date = data.get("publicationDate")
+    return Paper(
+        identifiers=_external_ids(data),
+        title=data.get("title"),
+        authors=[Author.from_string(a["name"]) for a in data.get("authors") or [] if a.get("name")],
+        year=data.get("year"),
+        date=date if isinstance(date, str) and len(date) >= 10 else None,
+        venue=journal.get("name") or data.get("venue") or None,
+        volume=journal.get("volume"),
+        pages=_pages(journal.get("pages")),
+        work_type=work_type,
+        areas=fos,
+        abstract=data.get("abstract"),
+        source=NAME,
+    )
+
+
+def parse_paper(body: bytes) -> Paper:
+    """Parse a ``GET /paper/{id}`` body.
+
+    >>> parse_paper(b'{"paperId": null, "title": "A", "year": 2020}').title
+    'A'
+
+    Raises:
+        ParseError: not JSON, or not a paper object.
+    """
+    data = _load(body, "paper")
+    if not isinstance(data, dict) or "error" in data or "message" in data:
+        raise ParseError(f"semanticscholar paper: not a paper object: {str(data)[:80]!r}")
+    return paper_from_json(data)
+
+
+def parse_batch(body: bytes, requested: Sequence[str]) -> list[BatchItem]:
+    """Parse a ``POST /paper/batch`` body: one item per requested id, in order.
+
+    >>> [i.status.value for i in parse_batch(b'[null, {"title": "T"}]', ["a", "b"])]
+    ['not_found', 'found']
+
+    Raises:
+        ParseError: not a JSON array of the requested length.
+    """
+    data = _load(body, "batch")
+    if not isinstance(data, list) or len(data) != len(requested):
+        got = len(data) if isinstance(data, list) else type(data).__name__
+        raise ParseError(f"semanticscholar batch: expected {len(requested)} positions, got {got}")
+    items: list[BatchItem] = []
+    for req, entry in zip(requested, data, strict=True):
+        if entry is None:
+            items.append(BatchItem(requested=req, status=BatchStatus.NOT_FOUND, reason="null"))
+        else:
+            items.append(
+                BatchItem(requested=req, status=BatchStatus.FOUND, paper=paper_from_json(entry))
+            )
+    return items
+
+
+def _page(body: bytes, what: str) -> tuple[list[Any], int, int | None]:
+    data = _load(body, what)
+    if not isinstance(data, dict) or not isinstance(data.get("data"), list):
+        raise ParseError(f"semanticscholar {what}: no 'data' array")
+    offset = data.get("offset", 0)
+    nxt = data.get("next")
+    if not isinstance(offset, int) or (nxt is not None and not isinstance(nxt, int)):
+        raise ParseError(f"semanticscholar {what}: bad offset/next {offset!r}/{nxt!r}")
+    return data["data"], offset, nxt
+
+
+def _links(rows: list[Any], key: str, offset: int) -> tuple[S2Link, ...]:
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get(key), dict):
+            raise ParseError(f"semanticscholar: listing element {offset + i} has no {key!r}")
+        influential = row.get("isInfluential")
+        out.append(
+            S2Link(
+                paper=paper_from_json(row[key]),
+                contexts=tuple(row.get("contexts") or ()),
+                intents=tuple(row.get("intents") or ()),
+                influential=influential if isinstance(influential, bool) else None,
+                index=offset + i,
+            )
+        )
+    return tuple(out)
+
+
+def parse_references_page(body: bytes) -> S2Page[S2Link]:
+    """Parse one ``/paper/{id}/references`` page (elements carry ``citedPaper``).
+
+    >>> page = parse_references_page(b'{"offset": 0, "data": [{"citedPaper": {"title": "X"}}]}')
+    >>> page.next is None, page.items[0].paper.title
+    (True, 'X')
+    """
+    rows, offset, nxt = _page(body, "references")
+    return S2Page(items=_links(rows, "citedPaper", offset), offset=offset, next=nxt)
+
+
+def parse_citations_page(body: bytes) -> S2Page[S2Link]:
+    """Parse one ``/paper/{id}/citations`` page (elements carry ``citingPaper``).
+
+    >>> parse_citations_page(b'{"offset": 0, "next": 1, "data": []}').next
+    1
+    """
+    rows, offset, nxt = _page(body, "citations")
+    return S2Page(items=_links(rows, "citingPaper", offset), offset=offset, next=nxt)
+
+
+def parse_citation_counts(
+    body: bytes, *, observed: dt.datetime, subject: Identifier | str | None = None
+) -> list[Measurement]:
+    """``citationCount`` and ``influentialCitationCount`` of a paper body as measurements.
+
+    >>> now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    >>> [m.value for m in parse_citation_counts(b'{"citationCount": 5}', observed=now)]
+    [5]
+    """
+    data = _load(body, "paper")
+    if not isinstance(data, dict):
+        raise ParseError("semanticscholar paper: not an object")
+    out = []
+    for key, kind in (
+        ("citationCount", MeasurementKind.CITED_BY),
+        ("influentialCitationCount", MeasurementKind.INFLUENTIAL_CITED_BY),
+    ):
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append(
+                Measurement(value=value, source=NAME, observed=observed, kind=kind, subject=subject)
+            )
+    return out
+
+
+def parse_search(body: bytes) -> list[Paper]:
+    """Parse ``/paper/search`` or ``/paper/search/match`` (both ``{"data": [...]}``).
+
+    >>> parse_search(b'{"total": 0, "offset": 0, "data": []}')
+    []
+    """
+    data = _load(body, "search")
+    if not isinstance(data, dict) or not isinstance(data.get("data", []), list):
+        raise ParseError("semanticscholar search: no 'data' array")
+    return [paper_from_json(p) for p in data.get("data", [])]
+
+
+def link_reference(link: S2Link) -> Reference:
+    """A :class:`Reference` for one element of a references listing.
+
+    The position is S2's listing order, which is *not* the citing paper's printed order (the
+    recordings list newest first); ``extra`` says so, and carries the contexts and intents.
+    """
+    extra: list[tuple[str, str]] = [("position_basis", "semanticscholar listing order")]
+    extra += [("intent", i) for i in link.intents]
+    extra += [("context", c) for c in link.contexts]
+    if link.influential is not None:
+        extra.append(("is_influential", str(link.influential).lower()))
+    paper = link.paper
+    return Reference(
+        position=link.index + 1,
+        title=paper.title,
+        authors=paper.authors,
+        year=paper.year,
+        venue=paper.venue,
+        volume=paper.volume,
+        first_page=paper.first_page,
+        identifiers=paper.identifiers,
+        asserted_by=NAME,
+        extra=extra,
+    )
+
+
+def link_observation(
+    link: S2Link, *, subject: Paper, direction: Direction, observed: dt.datetime
+) -> Observation:
+    """An :class:`Observation` for one listing element; S2 asserts the link, so it is verified.
+
+    ``subject`` is the paper whose listing it is: the cited paper of a citations listing
+    (``direction`` inbound), the citing paper of a references listing (outbound).
+    """
+    inbound = direction is Direction.INBOUND
+    citing, cited = (link.paper, subject) if inbound else (subject, link.paper)
+    resolution = Resolution(
+        state=ResolutionState.VERIFIED_EXACT,
+        method=Method.S2,
+        target=cited,
+        score=100.0,
+        reason="Semantic Scholar asserts the citation link",
+    )
+    return Observation(
+        direction=direction,
+        citing=citing,
+        cited=cited,
+        position=None if inbound else link.index + 1,
+        resolution=resolution,
+        source=NAME,
+        observed=observed,
+        contexts=link.contexts,
+        intents=link.intents,
+        influential=link.influential,
+    )
+
+
+# --------------------------------------------------------------------------- the edge
+
+
+class _WindowPaged(Paged[_T]):
+    """A :class:`Paged` whose pages can report that S2's offset window stopped them."""
+
+    def __init__(
+        self, pages: Callable[[_WindowPaged[_T]], Iterator[tuple[list[_T], int | None]]]
+    ) -> None:
+        self._window_hit = False
+        super().__init__(pages(self))
+
+    def hit_window(self) -> None:
+        """Record that more items exist beyond S2's 9,999 window."""
+        self._window_hit = True
+
+    def __next__(self) -> _T:
+        try:
+            return super().__next__()
+        except StopIteration:
+            if self._window_hit:
+                self.complete = False
+                self.capped = True
+            raise
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class SemanticScholarSource:
+    """Semantic Scholar Graph API as a :class:`~citeledger.sources.Source`.
+
+    Args:
+        base_url: Replaces ``https://api.semanticscholar.org/graph/v1``.
+        api_key: Sent as the ``x-api-key`` header; never shown in a repr, log or error.
+        transport: Sends requests; a :class:`RequestsTransport` over ``session`` when None.
+        session: A ``requests.Session`` (or ``requests_cache.CachedSession``) for the default
+            transport.
+        min_interval: Seconds between requests of the default transport. S2 allows about one
+            request per second without a key, and introductory keys get the same rate, so 1.0.
+        policy: Retry policy of the default transport.
+        page_size: Listing page size (at most 1,000). 500 by default: the recordings show a
+            1,000-element citations page with contexts timing out (HTTP 504).
+        announce_total: Before listing citations, ask for ``citationCount`` so a listing that
+            fails midway can say "fetched X of Y" (one extra request).
+        now: The current aware UTC time (injectable for tests).
+    """
+
+    name = NAME
+    capabilities = frozenset(
+        {
+            Capability.PAPER,
+            Capability.REFERENCES,
+            Capability.CITATIONS,
+            Capability.CITATION_COUNTS,
+            Capability.SEARCH,
+        }
+    )
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        transport: Transport | None = None,
+        session: requests.Session | None = None,
+        min_interval: float = 1.0,
+        policy: RetryPolicy | None = None,
+        page_size: int = 500,
+        announce_total: bool = True,
+        now: Callable[[], dt.datetime] | None = None,
+    ) -> None:
+        if not 1 <= page_size <= MAX_PAGE:
+            raise ValueError(f"page_size must be within 1-{MAX_PAGE}, got {page_size}")
+        self.base_url = _root(base_url)
+        self._api_key = api_key
+        self.transport: Transport = (
+            transport
+            if transport is not None
+            else RequestsTransport(session, policy=policy, min_interval=min_interval)
+        )
+        self.page_size = page_size
+        self.announce_total = announce_total
+        self._now = now or _now
+
+    def __repr__(self) -> str:
+        key = ", api_key=REDACTED" if self._api_key else ""
+        return f"SemanticScholarSource(base_url={self.base_url!r}{key})"
+
+    # -- plumbing
+
+    def _send(self, request: Request) -> Response:
+        return self.transport.send(request, source=NAME)
+
+    def _parse(self, response: Response, parser: Callable[[bytes], _T]) -> _T:
+        try:
+            return parser(response.body)
+        except ParseError as exc:
+            raise InvalidResponseError(
+                "unusable response body",
+                source=NAME,
+                url=response.url,
+                attempt=response.attempt,
+                status=response.status,
+                detail=str(exc)[:200],
+            ) from None
+
+    def _kw(self) -> dict[str, Any]:
+        return {"base_url": self.base_url, "api_key": self._api_key}
+
+    # -- Source methods
+
+    def paper(self, identifier: Identifier | str) -> Paper | None:
+        """The paper, or None when S2 answers 404."""
+        try:
+            response = self._send(build_paper_request(identifier, **self._kw()))
+        except NotFoundError:
+            return None
+        return self._parse(response, parse_paper)
+
+    def batch(self, identifiers: Iterable[Identifier | str]) -> list[BatchItem]:
+        """Look many ids up with ``POST /paper/batch``, 500 per request, keeping input order.
+
+        Every input gets one :class:`BatchItem`: an unparseable id is ``invalid`` without
+        being sent, S2's ``null`` is ``not_found``, and a chunk whose request fails after
+        retries marks only its own ids ``error``.
+        """
+        given = list(identifiers)
+        out: list[BatchItem | None] = [None] * len(given)
+        sendable: list[tuple[int, str]] = []
+        for i, raw in enumerate(given):
+            try:
+                sendable.append((i, s2_paper_id(raw)))
+            except InvalidIdentifier as exc:
+                out[i] = BatchItem(
+                    requested=str(raw), status=BatchStatus.INVALID, reason=exc.reason
+                )
+        for start in range(0, len(sendable), MAX_BATCH):
+            chunk = sendable[start : start + MAX_BATCH]
+            ids = [s for _, s in chunk]
+            try:
+                response = self._send(build_batch_request(ids, **self._kw()))
+                items = self._parse(response, functools.partial(parse_batch, requested=ids))
+            except SourceError as exc:
+                for i, _ in chunk:
+                    out[i] = BatchItem(
+                        requested=str(given[i]), status=BatchStatus.ERROR, reason=str(exc)
+                    )
+                continue
+            for (i, _), item in zip(chunk, items, strict=True):
+                out[i] = attrs.evolve(item, requested=str(given[i]))
+        return [item for item in out if item is not None]
+
+    def _listing(
+        self, identifier: Identifier | str, kind: str, convert: Callable[[S2Link], _T]
+    ) -> _WindowPaged[_T]:
+        build = build_citations_request if kind == "citations" else build_references_request
+        parse = parse_citations_page if kind == "citations" else parse_references_page
+        ident = _coerce(identifier)
+
+        def pages(paged: _WindowPaged[_T]) -> Iterator[tuple[list[_T], int | None]]:
+            total: int | None = None
+            if self.announce_total:
+                fields = "citationCount" if kind == "citations" else "referenceCount"
+                response = self._send(build_paper_request(ident, fields=fields, **self._kw()))
+                data = self._parse(response, lambda b: _load(b, "paper"))
+                value = data.get(fields) if isinstance(data, dict) else None
+                total = value if isinstance(value, int) and not isinstance(value, bool) else None
+            offset = 0
+            while True:
+                limit = min(self.page_size, MAX_WINDOW - offset)
+                if limit <= 0:
+                    # More items exist, but S2 serves nothing beyond offset + limit = 9,999.
+                    paged.hit_window()
+                    return
+                response = self._send(build(ident, offset=offset, limit=limit, **self._kw()))
+                page = self._parse(response, parse)
+                yield [convert(link) for link in page.items], total
+                if page.next is None or page.next <= offset:
+                    return
+                offset = page.next
+
+        return _WindowPaged(pages)
+
+    def citation_links(self, identifier: Identifier | str) -> Paged[S2Link]:
+        """The raw citations listing (citing papers with contexts, intents, influence)."""
+        return self._listing(identifier, "citations", _same)
+
+    def reference_links(self, identifier: Identifier | str) -> Paged[S2Link]:
+        """The raw references listing (cited papers with contexts, intents, influence)."""
+        return self._listing(identifier, "references", _same)
+
+    def citations(self, identifier: Identifier | str) -> Paged[Observation]:
+        """Inbound observations, lazily; verified exact by method S2 (S2 asserts each link).
+
+        The result is a :class:`~citeledger.sources.Paged`: ``total`` is S2's
+        ``citationCount`` (when ``announce_total``), ``error`` is set if a page fails midway,
+        and ``capped`` is set when S2's 9,999 offset window stops the listing early.
+        """
+        ident = _coerce(identifier)
+        subject = Paper(identifiers=(ident,))
+        observed = self._now()
+        return self._listing(
+            ident,
+            "citations",
+            lambda link: link_observation(
+                link, subject=subject, direction=Direction.INBOUND, observed=observed
+            ),
+        )
+
+    def reference_observations(self, identifier: Identifier | str) -> list[Observation]:
+        """Outbound observations with contexts/intents; positions are S2's listing order."""
+        ident = _coerce(identifier)
+        subject = Paper(identifiers=(ident,))
+        observed = self._now()
+        paged = self.reference_links(ident)
+        out = [
+            link_observation(link, subject=subject, direction=Direction.OUTBOUND, observed=observed)
+            for link in paged
+        ]
+        paged.raise_for_error()
+        return out
+
+    def references(self, identifier: Identifier | str) -> list[Reference]:
+        """The reference list (every page); positions follow S2's listing order.
+
+        Raises:
+            SourceError: a page failed after retries (use :meth:`reference_links` to keep a
+                partial listing).
+        """
+        paged = self.reference_links(identifier)
+        out = [link_reference(link) for link in paged]
+        paged.raise_for_error()
+        return out
+
+    def events(self, identifier: Identifier | str) -> NoticeCheck:  # noqa: ARG002 - protocol
+        """Unsupported: S2 reports no retractions or corrections."""
+        raise unsupported(NAME, Capability.EVENTS)
+
+    def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
+        """``citationCount`` (cited_by) and ``influentialCitationCount`` (influential_cited_by)."""
+        ident = _coerce(identifier)
+        response = self._send(build_paper_request(ident, fields=COUNT_FIELDS, **self._kw()))
+        observed = self._now()
+        return self._parse(
+            response, lambda b: parse_citation_counts(b, observed=observed, subject=ident)
+        )
+
+    def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
+        """Relevance search by title (or the raw string of a reference)."""
+        text = query if isinstance(query, str) else (query.title or query.raw or "")
+        if not text.strip():
+            return []
+        response = self._send(build_search_request(text, limit=limit, **self._kw()))
+        return self._parse(response, parse_search)[:limit]
+
+
+def _same(link: S2Link) -> S2Link:
+    return link

@@ -1,0 +1,499 @@
+"""Accuracy of the resolver on the development half of ../shared/data/matching-dev.
+
+Usage::
+
+    python benchmarks/accuracy.py [--data PATH] [--only NAME ...] [--show N]
+
+Prints, per dataset, precision / recall / F1 of verified states and the count of each state.
+See docs/resolver.md for what each figure means and the error analysis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import citeledger as cl
+from citeledger.errors import InvalidIdentifier
+from citeledger.model import ResolutionState, WorkType
+from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.scoring import title_similarity
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "matching-dev" / "normalized"
+
+
+def read(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def states(results: Iterable[cl.Resolution]) -> str:
+    c = Counter(r.state.value for r in results)
+    return ", ".join(f"{s.value}={c.get(s.value, 0)}" for s in ResolutionState)
+
+
+def prf(tp: int, fp: int, fn: int) -> str:
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 1.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return f"P={p:.4f} R={r:.4f} F1={f:.4f} (tp={tp} fp={fp} fn={fn})"
+
+
+def parser_available() -> bool:
+    try:
+        cl.Reference.from_string("Smith J. A title. J Test. 2000;1:1-2.")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- magellan
+
+
+def magellan_paper(rec: dict[str, str]) -> cl.Paper:
+    return cl.Paper(
+        title=rec.get("title") or None,
+        authors=rec.get("authors") or None,
+        venue=rec.get("venue") or None,
+        year=rec.get("year") or None,
+    )
+
+
+def magellan(path: Path, show: int) -> None:
+    rows = list(read(path))
+    rights: dict[str, cl.Paper] = {}
+    lefts: dict[str, cl.Paper] = {}
+    pos: dict[str, set[str]] = {}
+    neg: dict[str, set[str]] = {}
+    for row in rows:
+        lk = json.dumps(row["left"], sort_keys=True)
+        rk = json.dumps(row["right"], sort_keys=True)
+        lefts.setdefault(lk, magellan_paper(row["left"]))
+        rights.setdefault(rk, magellan_paper(row["right"]))
+        (pos if row["expected"] == "1" else neg).setdefault(lk, set()).add(rk)
+    by_paper = {id(p): k for k, p in rights.items()}
+    t0 = time.perf_counter()
+    resolver = cl.Resolver(rights.values())
+    build = time.perf_counter() - t0
+    keys = sorted(lefts)
+    t0 = time.perf_counter()
+    results = resolver.resolve_many([cl.Reference.from_paper(lefts[k]) for k in keys])
+    took = time.perf_counter() - t0
+    tp = fp = fn = unknown = 0
+    wrong: list[tuple[str, cl.Resolution]] = []
+    missed: list[tuple[str, cl.Resolution]] = []
+    for k, res in zip(keys, results, strict=True):
+        target = by_paper.get(id(res.target)) if res.verified and res.target is not None else None
+        p, n = pos.get(k, set()), neg.get(k, set())
+        if target is not None and target in p:
+            tp += 1
+        elif target is not None and target in n:
+            fp += 1
+            wrong.append((k, res))
+        elif target is not None:
+            unknown += 1
+        if p and (target is None or target not in p):
+            fn += 1
+            missed.append((k, res))
+    print(
+        f"\n## {path.stem}: {len(rows)} labeled pairs, {len(lefts)} left records, "
+        f"catalog = {len(rights)} right records (build {build:.2f}s, resolve {took:.2f}s)"
+    )
+    print(f"  states: {states(results)}")
+    print(f"  verified vs labels: {prf(tp, fp, fn)}; verified to an unlabeled record: {unknown}")
+    print(f"  left records with a labeled match: {sum(1 for k in keys if pos.get(k))}")
+    for label, items in (("false positive", wrong), ("missed", missed)):
+        for k, res in items[:show]:
+            print(f"  [{label}] {json.loads(k)['title']!r}: {res.state.value}: {res.reason}")
+
+
+# --------------------------------------------------------------------------- glutton
+
+
+def glutton_paper(left: dict[str, Any], doi: str | None) -> cl.Paper:
+    ids: list[cl.DOI] = []
+    if doi:
+        with contextlib.suppress(InvalidIdentifier):
+            ids.append(cl.normalize_doi(doi))
+    return cl.Paper(
+        title=left.get("atitle") or None,
+        authors=[left["firstAuthor"]] if left.get("firstAuthor") else None,
+        venue=left.get("jtitle") or None,
+        volume=left.get("volume") or None,
+        pages=left.get("firstPage") or None,
+        identifiers=ids,
+    )
+
+
+def distractors(data: Path) -> list[cl.Paper]:
+    """Real records from the other files (Magellan right sides, fuzzycat releases)."""
+    out: list[cl.Paper] = []
+    for name in ("magellan_dblp_acm.jsonl", "magellan_dblp_scholar.jsonl"):
+        seen: set[str] = set()
+        for row in read(data / name):
+            for side in ("left", "right"):
+                k = json.dumps(row[side], sort_keys=True)
+                if k not in seen:
+                    seen.add(k)
+                    out.append(magellan_paper(row[side]))
+    for row in read(data / "fuzzycat_verify_pairs.jsonl"):
+        out.extend((fatcat_paper(row["left"]), fatcat_paper(row["right"])))
+    return out
+
+
+def suspect_gold(ref: cl.Reference, gold: cl.Paper, ours: cl.Paper | None) -> bool:
+    """The parsed title matches our target closely and the gold record's title poorly."""
+    if ours is None or not ref.title:
+        return False
+    title = normalize_title(ref.title)
+    return (
+        title_similarity(title, normalize_title(ours.title)) >= 95
+        and title_similarity(title, normalize_title(gold.title)) < 80
+    )
+
+
+def glutton(path: Path, data: Path, show: int) -> None:
+    rows = list(read(path))
+    if not parser_available():
+        print(
+            f"\n## {path.stem}: SKIPPED: reference-string parser (citeledger.resolve._parse) "
+            "is not available yet, and the queries are raw strings"
+        )
+        return
+    papers = [glutton_paper(r["left"], r["right"].get("doi")) for r in rows]
+    extra = distractors(data)
+    refs = [cl.Reference.from_string(r["left"]["reference"]) for r in rows]
+    rng = random.Random(1943)
+    # Remove a fifth of the target *works*: every item citing a removed DOI loses its target
+    # (several PMC papers cite the same work, so removing items one by one would leave copies).
+    works = sorted({p.key for p in papers})
+    gone = set(rng.sample(works, len(works) // 5))
+    removed = {i for i, p in enumerate(papers) if p.key in gone}
+    for label, catalog_ids in (
+        ("all targets in catalog", range(len(rows))),
+        ("1/5 of target works removed", [i for i in range(len(rows)) if i not in removed]),
+    ):
+        t0 = time.perf_counter()
+        resolver = cl.Resolver([*(papers[i] for i in catalog_ids), *extra])
+        build = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        results = resolver.resolve_many(refs)
+        took = time.perf_counter() - t0
+        tp = fp = fn = fp_absent = suspect = 0
+        wrong: list[tuple[int, cl.Resolution]] = []
+        for i, res in enumerate(results):
+            present = i not in removed or label.startswith("all")
+            if res.verified:
+                if present and res.target is papers[i]:
+                    tp += 1
+                elif present:
+                    # Two glutton items can cite the same work (same DOI): also correct.
+                    same = (
+                        res.target is not None
+                        and res.target.identifiers
+                        and res.target.identifiers == papers[i].identifiers
+                    )
+                    if same:
+                        tp += 1
+                    else:
+                        fp += 1
+                        wrong.append((i, res))
+                        if suspect_gold(refs[i], papers[i], res.target):
+                            suspect += 1
+                else:
+                    fp_absent += 1
+                    wrong.append((i, res))
+            elif present:
+                fn += 1
+        n_present = sum(1 for i in range(len(rows)) if i not in removed or label.startswith("all"))
+        print(
+            f"\n## {path.stem} ({label}): {len(rows)} strings, catalog {len(resolver.catalog or [])} "
+            f"papers incl. {len(extra)} distractors (build {build:.2f}s, resolve {took:.2f}s)"
+        )
+        print(f"  states: {states(results)}")
+        print(f"  targets in catalog: {n_present}; {prf(tp, fp, fn)}")
+        print(
+            f"  of the {fp} wrong targets, {suspect} look like gold-label errors (the string's "
+            "title matches our target, not the gold record's atitle); excluding them: "
+            f"{prf(tp, fp - suspect, fn)}"
+        )
+        if not label.startswith("all"):
+            print(
+                f"  verified answers for the {len(removed)} removed targets (false positives): {fp_absent}"
+            )
+        by_method = Counter(r.method.value for r in results if r.verified and r.method)
+        print(f"  verified by method: {dict(by_method)}")
+        for i, res in wrong[:show]:
+            print(
+                f"  [wrong] {rows[i]['left']['reference'][:100]!r} -> {res.state.value} "
+                f"{res.target.title if res.target else None!r}: {res.reason}"
+            )
+        unresolved = [
+            (i, r)
+            for i, r in enumerate(results)
+            if not r.verified and (i not in removed or label.startswith("all"))
+        ]
+        for i, res in unresolved[:show]:
+            print(
+                f"  [missed] {rows[i]['left']['reference'][:100]!r}: {res.state.value}: {res.reason[:160]}"
+            )
+
+
+# --------------------------------------------------------------------------- crossref
+
+
+def gold_dois(value: Any) -> set[str]:
+    if value is None:
+        return set()
+    values = value if isinstance(value, list) else [value]
+    return {str(v).lower().replace("//", "/") for v in values if v}
+
+
+def structured_reference(ref: dict[str, Any]) -> cl.Reference:
+    ids: list[cl.Identifier] = []
+    malformed: list[cl.MalformedFragment] = []
+    if ref.get("DOI"):
+        found = cl.find_identifiers(str(ref["DOI"]))
+        ids.extend(found.identifiers)
+        malformed.extend(found.malformed)
+        if not found.identifiers and not found.malformed:
+            malformed.append(
+                cl.MalformedFragment(
+                    text=str(ref["DOI"]),
+                    scheme=cl.Scheme.DOI,
+                    reason="not recognised as a DOI",
+                    start=0,
+                    end=len(str(ref["DOI"])),
+                )
+            )
+    has_title = any(ref.get(k) for k in ("article-title", "volume-title"))
+    if ref.get("unstructured") and not has_title and parser_available():
+        parsed = cl.Reference.from_string(ref["unstructured"])
+        return cl.model.replace(
+            parsed,
+            identifiers=[*ids, *parsed.identifiers],
+            malformed=[*malformed, *parsed.malformed],
+        )
+    return cl.Reference(
+        title=ref.get("article-title") or ref.get("volume-title") or None,
+        authors=ref.get("author") or None,
+        year=ref.get("year") or None,
+        venue=ref.get("journal-title") or ref.get("series-title") or None,
+        volume=ref.get("volume") or None,
+        issue=ref.get("issue") or None,
+        first_page=ref.get("first-page") or None,
+        identifiers=ids,
+        malformed=malformed,
+        raw=ref.get("unstructured"),
+    )
+
+
+def crossref(data: Path, show: int, extra: list[cl.Paper]) -> None:
+    print("\n## Crossref files (no Crossref metadata index is available offline; see docs)")
+    # Identifier extraction: a gold DOI printed in the string must be found.
+    for name in ("crossref_unstructured_real_2k", "crossref_unstructured_tuning_1k"):
+        rows = list(read(data / f"{name}.jsonl"))
+        present = found = 0
+        misses: list[str] = []
+        for row in rows:
+            text = row["left"]["ref_string"]
+            gold = gold_dois(row["right"]["target_gt"]["DOI"])
+            in_text = {g for g in gold if g in text.lower().replace("//", "/")}
+            if not in_text:
+                continue
+            present += 1
+            got = {
+                str(i.value).lower()
+                for i in cl.find_identifiers(text).identifiers
+                if i.scheme == cl.Scheme.DOI
+            }
+            if in_text & got:
+                found += 1
+            else:
+                misses.append(text)
+        print(
+            f"  {name}: gold DOI printed in {present} of {len(rows)} strings; "
+            f"find_identifiers recovers it in {found} ({found / max(present, 1):.1%})"
+        )
+        for text in misses[:show]:
+            print(f"    [missed DOI] {text[:140]!r}")
+    rows = list(read(data / "crossref_overall_2k.jsonl"))
+    asserted = agree = differ = flagged = 0
+    for row in rows:
+        ref = row["left"]["reference"]
+        if not ref.get("DOI"):
+            continue
+        asserted += 1
+        gold = gold_dois(row["right"]["gt"])
+        sref = structured_reference(ref)
+        ours = {str(i.value).lower() for i in sref.identifiers if i.scheme == cl.Scheme.DOI}
+        if ours & gold:
+            agree += 1
+        else:
+            differ += 1
+            if sref.malformed:
+                flagged += 1
+    print(
+        f"  crossref_overall_2k: {asserted} publisher/Crossref-asserted DOIs; valid and equal to the "
+        f"gold DOI: {agree}; differ or invalid: {differ} (of which flagged malformed: {flagged})"
+    )
+
+    # NO_MATCH items never verify against a catalog that lacks their target.
+    resolver = cl.Resolver(extra)
+    for name in (
+        "crossref_structured_eval_2k",
+        "crossref_structured_tuning_2k",
+        "crossref_overall_2k",
+        "crossref_unstructured_real_2k",
+        "crossref_unstructured_tuning_1k",
+    ):
+        rows = [r for r in read(data / f"{name}.jsonl") if r["expected"] == "NO_MATCH"]
+        refs: list[cl.Reference] = []
+        for row in rows:
+            left = row["left"]
+            if "reference" in left:
+                refs.append(structured_reference(left["reference"]))
+            elif parser_available():
+                refs.append(cl.Reference.from_string(left["ref_string"]))
+        if not refs:
+            print(f"  {name}: NO_MATCH check skipped (string parser not available)")
+            continue
+        results = resolver.resolve_many(refs)
+        bad = sum(r.verified for r in results)
+        print(
+            f"  {name}: {len(refs)} NO_MATCH references vs a catalog of {len(extra)} unrelated real "
+            f"records: verified {bad}; states: {states(results)}"
+        )
+    print(
+        "  Published baselines (recomputed in the data README; shown for reference, since our resolver "
+        "cannot be run end to end on these files without a Crossref metadata index):"
+    )
+    print(
+        "    unstructured_2k SBMV@0.34 P=0.9830 R=0.9475 F1=0.9649; STQ P=0.9943 R=0.8541; "
+        "structured_eval SBMV@0.78 P=0.9824 R=0.9558; OpenURL_legacy P=0.9908 R=0.9244"
+    )
+
+
+# --------------------------------------------------------------------------- fuzzycat
+
+_RELEASE_TYPES = {
+    "article-journal": WorkType.ARTICLE,
+    "article": WorkType.PREPRINT,
+    "paper-conference": WorkType.PROCEEDINGS_ARTICLE,
+    "book": WorkType.BOOK,
+    "chapter": WorkType.CHAPTER,
+    "dataset": WorkType.DATASET,
+    "thesis": WorkType.THESIS,
+    "report": WorkType.REPORT,
+    "software": WorkType.SOFTWARE,
+}
+
+
+def fatcat_paper(rel: dict[str, Any]) -> cl.Paper:
+    ids: list[cl.Identifier] = []
+    ext = rel.get("ext_ids") or {}
+    for scheme in ("doi", "arxiv", "pmid", "pmcid"):
+        value = ext.get(scheme)
+        if value:
+            with contextlib.suppress(InvalidIdentifier):
+                ids.append(cl.parse_identifier(str(value), scheme))
+    authors = []
+    for c in rel.get("contribs") or []:
+        if c.get("role") not in (None, "author"):
+            continue
+        if c.get("surname"):
+            authors.append(
+                cl.Author(family=c["surname"], given=c.get("given_name"), raw=c.get("raw_name"))
+            )
+        elif c.get("raw_name"):
+            authors.append(cl.Author.from_string(c["raw_name"]))
+    container = rel.get("container") or {}
+    return cl.Paper(
+        title=rel.get("title") or None,
+        authors=authors,
+        year=rel.get("release_year"),
+        venue=container.get("name") or (rel.get("extra") or {}).get("container_name") or None,
+        volume=rel.get("volume") or None,
+        issue=rel.get("issue") or None,
+        pages=rel.get("pages") or None,
+        work_type=_RELEASE_TYPES.get(
+            rel.get("release_type") or "", WorkType.OTHER if rel.get("release_type") else None
+        ),
+        identifiers=ids,
+        source="fatcat",
+    )
+
+
+def fuzzycat(path: Path, show: int) -> None:
+    rows = list(read(path))
+    agree = Counter[str]()
+    dis: list[tuple[dict[str, Any], cl.Resolution]] = []
+    tp = fp = fn = 0
+    states_seen: list[cl.Resolution] = []
+    for row in rows:
+        res = cl.verify(fatcat_paper(row["left"]), fatcat_paper(row["right"]))
+        states_seen.append(res)
+        label = row["expected"].removeprefix("Status.")
+        same = res.verified
+        if label in ("EXACT", "STRONG"):
+            tp += same
+            fn += not same
+            ok = same
+        elif label == "DIFFERENT":
+            fp += same
+            ok = not same
+        else:  # AMBIGUOUS: undecidable; a verified answer is a disagreement worth listing
+            ok = not same
+        agree[f"{label}:{'agree' if ok else 'disagree'}"] += 1
+        if not ok:
+            dis.append((row, res))
+    print(f"\n## {path.stem}: {len(rows)} pairs via cl.verify(left, right)")
+    print(f"  states: {states(states_seen)}")
+    print(f"  same-work (EXACT/STRONG) vs DIFFERENT: {prf(tp, fp, fn)}")
+    print(f"  per label: {dict(sorted(agree.items()))}")
+    for row, res in dis[: max(show, 0) or len(dis)]:
+        print(
+            f"  [disagree] {row['expected']} {row.get('expected_reason') or ''}: "
+            f"{row['left'].get('title')!r} | {row['right'].get('title')!r} -> {res.state.value}: {res.reason[:150]}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--only", nargs="*", default=None, help="magellan glutton crossref fuzzycat")
+    ap.add_argument("--show", type=int, default=5, help="examples of errors to print per dataset")
+    args = ap.parse_args(argv)
+    data: Path = args.data
+    if not data.is_dir():
+        print(f"data not found: {data}", file=sys.stderr)
+        return 2
+    only = set(args.only or ["magellan", "glutton", "crossref", "fuzzycat"])
+    print(f"citeledger {cl.__version__}; config {cl.ResolverConfig()}")
+    if "magellan" in only:
+        magellan(data / "magellan_dblp_acm.jsonl", args.show)
+        magellan(data / "magellan_dblp_scholar.jsonl", args.show)
+    if "fuzzycat" in only:
+        fuzzycat(data / "fuzzycat_verify_pairs.jsonl", args.show)
+    if "glutton" in only:
+        glutton(data / "glutton_pmc1943_refs_doi_17k.jsonl", data, args.show)
+    if "crossref" in only:
+        crossref(data, args.show, distractors(data))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,119 @@
+"""Benchmark: build a citation record with 10,000 inbound observations from a synthetic source.
+
+    python benchmarks/record_build.py [N]
+
+Reports wall time of build_record, of to_json and of render("text"), and peak traced memory
+(tracemalloc) plus the process's max RSS. The source is in memory (no I/O): this measures the
+ledger itself (grouping, notice checks, coverage), not the network.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import resource
+import sys
+import time
+import tracemalloc
+from typing import TYPE_CHECKING, Any
+
+import citeledger as cl
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
+CITED = cl.Paper(identifiers=["arXiv:2104.07857"], title="ZeRO-Infinity", year=2021)
+
+
+class SyntheticSource:
+    name = "synthetic"
+    capabilities = frozenset(cl.Capability)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def paper(self, identifier: Any) -> cl.Paper:
+        return cl.Paper(
+            identifiers=["arXiv:2104.07857v1"],
+            title="ZeRO-Infinity",
+            year=2021,
+            authors=["Samyam Rajbhandari"],
+        )
+
+    def references(self, identifier: Any) -> list[cl.Reference]:
+        return []
+
+    def citations(self, identifier: Any) -> cl.Paged[cl.Observation]:
+        n = self.n
+
+        def pages() -> Iterator[tuple[list[cl.Observation], int | None]]:
+            for start in range(0, n, 500):
+                page = []
+                for i in range(start, min(n, start + 500)):
+                    citing = cl.Paper(
+                        identifiers=[f"doi:10.5555/bench.{i}"],
+                        title=f"Synthetic citing paper {i} on memory efficient training",
+                        year=2021 + i % 6,
+                        authors=[f"Author{i % 97} Person"],
+                        areas=["cs.LG" if i % 3 else "cs.CL"],
+                    )
+                    state = "verified_exact" if i % 5 else "unresolved"
+                    res = cl.Resolution(
+                        state=state,
+                        method="doi" if i % 5 else None,
+                        target=CITED if i % 5 else None,
+                    )
+                    page.append(
+                        cl.Observation(
+                            direction="inbound",
+                            citing=citing,
+                            cited=CITED,
+                            position=1 + i % 80,
+                            resolution=res,
+                            source=self.name,
+                            observed=NOW,
+                        )
+                    )
+                yield page, n
+
+        return cl.Paged(pages())
+
+    def events(self, identifier: Any) -> cl.NoticeCheck:
+        return cl.NoticeCheck.none_found(sources=[self.name], checked=NOW)
+
+    def citation_counts(self, identifier: Any) -> list[cl.Measurement]:
+        return [cl.Measurement(value=self.n, source=self.name, observed=NOW)]
+
+    def search(self, query: Any, *, limit: int = 10) -> list[cl.Paper]:
+        return []
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    src = SyntheticSource(n)
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    record = cl.build_record("arXiv:2104.07857", [src], now=NOW)
+    t1 = time.perf_counter()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    t2 = time.perf_counter()
+    text = record.to_json()
+    t3 = time.perf_counter()
+    rendered = record.render("text")
+    t4 = time.perf_counter()
+    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    cov = record.coverage_of(cl.Facet.INBOUND_ITEMIZATION)
+    print(f"inbound observations:     {len(record.inbound):,} ({cov.describe()})")
+    print(f"distinct citing works:    {len(record.citing_works):,}")
+    print(
+        f"build_record:             {t1 - t0:.2f} s (includes building the synthetic observations)"
+    )
+    print(f"peak traced memory:       {peak / 2**20:.1f} MiB (tracemalloc, during build_record)")
+    print(f"to_json:                  {t3 - t2:.2f} s, {len(text) / 2**20:.1f} MiB of JSON")
+    print(f"render('text'):           {t4 - t3:.2f} s, {len(rendered) / 2**20:.1f} MiB")
+    print(f"max RSS of the process:   {rss_kb / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

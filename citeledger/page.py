@@ -1,0 +1,298 @@
+"""Paper-page analytics: cited-by per year, area profiles and citing papers ranked by their counts.
+
+These are the values behind the "paper page" view of a :class:`~citeledger.CitationRecord`
+(the second seed page): a source-reported :class:`CitedByYear` histogram, an
+:class:`AreaProfile` saying where citing papers sit versus where the paper's own metadata places
+it, and :class:`CitingWork` entries (distinct citing works, each grouping one or more
+observations) that can be ranked by the citing works' own citation counts.
+
+Sources may offer these through optional methods (duck-typed, see :class:`PageSource`); the
+built-in sample source does.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Protocol, runtime_checkable
+
+import attrs
+from attrs import field, frozen
+
+from citeledger.errors import ModelError
+
+# Needed at runtime: cattrs and the JSON Schema read the attrs field annotations.
+from citeledger.identifiers import Identifier  # noqa: TC001
+from citeledger.model import Measurement, Paper, utc
+
+__all__ = [
+    "AreaCount",
+    "AreaProfile",
+    "CitedByYear",
+    "CitingWork",
+    "PageSource",
+    "YearCount",
+    "year_series",
+]
+
+
+def _non_negative(_: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise ModelError(f"{attribute.name} must be >= 0, got {value}")
+
+
+def _opt_date(value: dt.date | str | None) -> dt.date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+@frozen(kw_only=True)
+class YearCount:
+    """Citing papers in one year.
+
+    Args:
+        year: The year.
+        count: How many citing papers appeared in it.
+    """
+
+    year: int = field(converter=int)
+    count: int = field(converter=int, validator=_non_negative)
+
+
+def _year_counts(
+    values: Iterable[YearCount | tuple[int, int] | list[int]] | Mapping[int, int] | None,
+) -> tuple[YearCount, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, Mapping):
+        items: Iterable[YearCount | tuple[int, int] | list[int]] = [
+            (int(k), int(v)) for k, v in values.items()
+        ]
+    else:
+        items = values
+    out = [v if isinstance(v, YearCount) else YearCount(year=v[0], count=v[1]) for v in items]
+    out.sort(key=lambda yc: yc.year)
+    years = [yc.year for yc in out]
+    if len(set(years)) != len(years):
+        raise ModelError(f"a year occurs twice in a per-year series: {years}")
+    return tuple(out)
+
+
+def year_series(counts: Iterable[YearCount], *, last: int | None = None) -> tuple[YearCount, ...]:
+    """Fill the gaps of a per-year series with zero years, from its first year to ``last``.
+
+    >>> [
+    ...     (y.year, y.count)
+    ...     for y in year_series(
+    ...         [YearCount(year=2021, count=2), YearCount(year=2023, count=1)], last=2024
+    ...     )
+    ... ]
+    [(2021, 2), (2022, 0), (2023, 1), (2024, 0)]
+    """
+    items = sorted(counts, key=lambda yc: yc.year)
+    if not items:
+        return ()
+    by_year = {yc.year: yc.count for yc in items}
+    end = max(items[-1].year, last if last is not None else items[-1].year)
+    return tuple(YearCount(year=y, count=by_year.get(y, 0)) for y in range(items[0].year, end + 1))
+
+
+@frozen(kw_only=True)
+class CitedByYear:
+    """A source's count of citing papers per year, over the history it covers.
+
+    Years inside the covered range that the source omits are zero years; :attr:`series` fills
+    them in.
+
+    Args:
+        source: Who counted.
+        observed: When (aware UTC).
+        counts: One entry per year (a mapping year -> count is accepted).
+        through: The date the source's data run to ("data through 14 Oct 2026").
+        subject: The cited work.
+    """
+
+    source: str
+    observed: dt.datetime = field(converter=utc)
+    counts: tuple[YearCount, ...] = field(factory=tuple, converter=_year_counts)
+    through: dt.date | None = field(default=None, converter=_opt_date)
+    subject: Identifier | None = None
+
+    @property
+    def total(self) -> int:
+        """The sum of the per-year counts (one source: summing its own years is fine)."""
+        return sum(yc.count for yc in self.counts)
+
+    @property
+    def series(self) -> tuple[YearCount, ...]:
+        """The counts with zero years filled in up to the data-through year."""
+        last = self.through.year if self.through is not None else None
+        return year_series(self.counts, last=last)
+
+
+@frozen(kw_only=True)
+class AreaCount:
+    """Citing papers in one area.
+
+    Args:
+        area: The area (an arXiv category, an OpenAlex topic, a map region).
+        count: How many citing papers sit in it.
+    """
+
+    area: str
+    count: int = field(converter=int, validator=_non_negative)
+
+
+def _area_counts(
+    values: Iterable[AreaCount | tuple[str, int] | list[object]] | Mapping[str, int] | None,
+) -> tuple[AreaCount, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, Mapping):
+        return tuple(AreaCount(area=str(k), count=int(v)) for k, v in values.items())
+    out: list[AreaCount] = []
+    for v in values:
+        if isinstance(v, AreaCount):
+            out.append(v)
+        else:
+            out.append(AreaCount(area=str(v[0]), count=int(str(v[1]))))
+    return tuple(out)
+
+
+@frozen(kw_only=True)
+class AreaProfile:
+    """Where the citing papers sit, versus where the paper's own metadata places it.
+
+    Args:
+        source: Who placed them.
+        observed: When (aware UTC).
+        citing: Citing papers per area, as the source counts them.
+        own_placement: The area the paper's own metadata places it in; None when its own
+            metadata did not fit any area.
+        placement_method: What the own placement was based on ("abstract", "categories").
+    """
+
+    source: str
+    observed: dt.datetime = field(converter=utc)
+    citing: tuple[AreaCount, ...] = field(factory=tuple, converter=_area_counts)
+    own_placement: str | None = None
+    placement_method: str | None = None
+
+    @property
+    def top(self) -> AreaCount | None:
+        """The area with the most citing papers (first listed wins a tie)."""
+        best: AreaCount | None = None
+        for ac in self.citing:
+            if best is None or ac.count > best.count:
+                best = ac
+        return best
+
+    @property
+    def disagrees(self) -> bool:
+        """Whether the citing papers' main area differs from the paper's own placement."""
+        top = self.top
+        return top is not None and top.area != self.own_placement
+
+    def explanation(self) -> str | None:
+        """A plain sentence when citing areas and own placement disagree, else None.
+
+        >>> AreaProfile(
+        ...     source="map",
+        ...     observed="2026-10-14T00:00:00Z",
+        ...     citing={"LLM reasoning": 109},
+        ...     placement_method="abstract",
+        ... ).explanation()
+        'Cited by 109 in LLM reasoning, but placed by its own abstract, which didn’t fit.'
+        """
+        top = self.top
+        if top is None or not self.disagrees:
+            return None
+        by = (
+            f"by its own {self.placement_method}"
+            if self.placement_method
+            else "by its own metadata"
+        )
+        if self.own_placement is None:
+            return f"Cited by {top.count:,} in {top.area}, but placed {by}, which didn’t fit."
+        return f"Cited by {top.count:,} in {top.area}, but placed {by} in {self.own_placement}."
+
+
+def _measurements(values: Iterable[Measurement] | None) -> tuple[Measurement, ...]:
+    return () if values is None else tuple(values)
+
+
+def _strs(values: Iterable[str] | str | None) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        return (values,)
+    return tuple(values)
+
+
+@frozen(kw_only=True)
+class CitingWork:
+    """One distinct citing work, grouping the observations that cite the record's paper.
+
+    The preprint and the published version of a citing paper, or the same citing paper seen by
+    two sources or in two states, are one citing work with several observations.
+
+    Args:
+        key: The work key the group is filed under.
+        paper: The citing paper (the most complete description among the observations).
+        observations: Ids of the grouped observations.
+        sources: Sources that reported them.
+        grouping: Why observations were grouped (empty for a single observation).
+        self_citation: True when the citing and cited papers share an author; None when
+            either author list is unknown.
+        shared_authors: The shared authors' names.
+        cited_by: The citing work's own citation counts, one per source, never combined.
+    """
+
+    key: str
+    paper: Paper
+    observations: tuple[str, ...] = field(factory=tuple, converter=_strs)
+    sources: tuple[str, ...] = field(factory=tuple, converter=_strs)
+    grouping: tuple[str, ...] = field(factory=tuple, converter=_strs)
+    self_citation: bool | None = None
+    shared_authors: tuple[str, ...] = field(factory=tuple, converter=_strs)
+    cited_by: tuple[Measurement, ...] = field(factory=tuple, converter=_measurements)
+
+    @property
+    def year(self) -> int | None:
+        """The citing work's year, when known."""
+        return self.paper.year
+
+    def count(self, source: str | None = None) -> Measurement | None:
+        """The citation count from ``source`` (the first one when None), if any."""
+        for m in self.cited_by:
+            if source is None or m.source == source:
+                return m
+        return None
+
+
+@runtime_checkable
+class PageSource(Protocol):
+    """**Protocol**: optional paper-page methods a source may offer besides :class:`Source`.
+
+    Each is looked up with ``getattr`` and used when present; a missing method means the page
+    facet is not measured by that source. The sample source implements all of them.
+    """
+
+    def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
+        """Citing papers per year, as the source counts them."""
+        ...
+
+    def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
+        """Where the citing papers sit versus the paper's own placement."""
+        ...
+
+    def citing_counts(self, identifier: Identifier | str) -> Mapping[str, Measurement]:
+        """Each citing work's own citation count, keyed by the citing paper's ``Paper.key``."""
+        ...

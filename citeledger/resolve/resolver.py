@@ -1,0 +1,743 @@
+"""The resolver: identifier route, fuzzy route, and the six ledger states.
+
+Decision rules (``docs/resolver.md`` has the long form):
+
+1. Every valid identifier of the reference is looked up (arXiv versions, arXiv DataCite DOIs and
+   papers' ``related`` links alias one work). Found, and the metadata do not clearly disagree ->
+   ``VERIFIED_EXACT`` (method = the identifier's scheme). Found, but the title is clearly
+   different or the year far off -> ``METADATA_MISMATCH`` with the identifier's work as target
+   and the disagreeing fields in the evidence. Not found -> noted in the evidence; go on.
+2. No title to match on (or a string parse below ``min_parse_confidence``) -> ``PARSE_UNCERTAIN``
+   (``UNRESOLVED`` if a valid identifier was simply not in the catalog).
+3. Fuzzy: candidates from the providers are compared field by field. The best one must pass the
+   title threshold, have enough corroborating fields, no clearly disagreeing field, and lead the
+   best candidate of *another* work by ``min_margin`` -> ``VERIFIED_FUZZY``; else ``UNRESOLVED``
+   with the reason (and look-alikes named in ``alternatives``).
+4. A malformed identifier-looking fragment with no verified route -> ``MALFORMED_IDENTIFIER``.
+
+Every threshold is a lower bound applied to scores that do not depend on the configuration, and
+the runner-up is chosen without looking at thresholds, so raising any threshold can only remove
+verified matches, never add one.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Final
+
+import attrs
+from attrs import field, frozen
+
+from citeledger.identifiers import Identifier, work_key
+from citeledger.model import (
+    Agreement,
+    Evidence,
+    Method,
+    Paper,
+    Reference,
+    Resolution,
+    ResolutionState,
+)
+from citeledger.resolve.catalog import CandidateProvider, Catalog
+from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.scoring import (
+    Comparison,
+    ReferenceFeatures,
+    compare,
+    compare_authors,
+    name_keys,
+    title_similarity,
+)
+
+__all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify"]
+
+#: ``progress(done, total)``, called as batches finish.
+ProgressCallback = Callable[[int, int], object]
+
+
+def _score_range(_: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not 0.0 <= value <= 100.0:
+        raise ValueError(f"{attribute.name} must be within 0-100, got {value}")
+
+
+def _non_negative(_: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise ValueError(f"{attribute.name} must be >= 0, got {value}")
+
+
+def _unit_range(_: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{attribute.name} must be within 0-1, got {value}")
+
+
+@frozen(kw_only=True)
+class ResolverConfig:
+    """Thresholds and tolerances of the resolver.
+
+    Every ``min_*`` field is a *threshold*: raising it never adds a verified match (the property
+    tests check this). The ``*_tolerance`` fields and ``candidate_limit`` are not thresholds.
+    Defaults were tuned on the development half of the matching data (``docs/resolver.md``),
+    favouring precision: a wrong verified match is the worst outcome a ledger can have.
+
+    Args:
+        min_title_similarity: Fuzzy route: title similarity (0-100, RapidFuzz ``ratio`` /
+            ``token_sort_ratio`` on normalised titles) the best candidate needs.
+        min_generic_title_similarity: The same for short or generic titles ("Editorial",
+            "Reply", fewer than three content words).
+        min_corroborations: Fields other than the title that must agree (authors, exact year,
+            volume, first page, venue).
+        min_generic_corroborations: The same for short or generic titles.
+        min_title_similarity_alone: A non-generic title this similar verifies without
+            corroborating fields (still with no disagreeing field and a clear lead).
+        min_prefix_title_similarity: A title that matches the *start* of the candidate's (or the
+            other way round: a dropped subtitle, a truncated title) this well, with at least 25
+            characters, passes the title test when ``min_prefix_corroborations`` fields agree.
+        min_prefix_corroborations: Corroborating fields needed for such a prefix match.
+        min_margin: How far (ranking points) the best candidate must lead the best candidate of
+            another work. Look-alikes closer than this stay ``UNRESOLVED``.
+        min_exact_title_similarity: Identifier route: a lenient title similarity below this is a
+            clear disagreement (``METADATA_MISMATCH``).
+        min_parse_confidence: Parsed strings below this confidence are ``PARSE_UNCERTAIN``
+            unless an identifier resolves them.
+        year_tolerance: Fuzzy route: years this far apart are compatible (preprint/published).
+        exact_year_tolerance: Identifier route: years further apart than this clearly disagree.
+        candidate_limit: How many title candidates each provider proposes.
+
+    .. versionadded:: 0.1.0
+    """
+
+    #: Names of the fields where higher means stricter.
+    THRESHOLDS: ClassVar[tuple[str, ...]] = (
+        "min_corroborations",
+        "min_exact_title_similarity",
+        "min_generic_corroborations",
+        "min_generic_title_similarity",
+        "min_margin",
+        "min_parse_confidence",
+        "min_prefix_corroborations",
+        "min_prefix_title_similarity",
+        "min_title_similarity",
+        "min_title_similarity_alone",
+    )
+
+    min_title_similarity: float = field(default=90.0, validator=_score_range)
+    min_generic_title_similarity: float = field(default=97.0, validator=_score_range)
+    min_corroborations: int = field(default=1, validator=_non_negative)
+    min_generic_corroborations: int = field(default=2, validator=_non_negative)
+    min_title_similarity_alone: float = field(default=100.0, validator=_score_range)
+    min_prefix_title_similarity: float = field(default=95.0, validator=_score_range)
+    min_prefix_corroborations: int = field(default=3, validator=_non_negative)
+    min_margin: float = field(default=5.0, validator=_score_range)
+    min_exact_title_similarity: float = field(default=70.0, validator=_score_range)
+    min_parse_confidence: float = field(default=0.3, validator=_unit_range)
+    year_tolerance: int = field(default=1, validator=_non_negative)
+    exact_year_tolerance: int = field(default=2, validator=_non_negative)
+    candidate_limit: int = field(default=10, validator=_non_negative)
+
+
+# Candidates further than this below the best title similarity are not scored in full: with the
+# bounded field weights of ``scoring`` they cannot come within any sensible margin of the best.
+_TITLE_WINDOW: Final = 30.0
+_MAX_SCORED: Final = 12
+
+
+@frozen
+class _Scored:
+    paper: Paper
+    comparison: Comparison
+
+
+def _tie_key(paper: Paper) -> tuple[str, str, int]:
+    return (paper.key, paper.title or "", paper.year or 0)
+
+
+def _same_work(a: Paper, b: Paper) -> bool:
+    return a is b or a == b or bool(a.work_keys & b.work_keys)
+
+
+def _duplicate_record(a: _Scored, b: _Scored) -> bool:
+    """Two catalog records that describe one work, one perhaps with fewer fields.
+
+    Same normalised title, no conflicting year, no conflicting identifier, and author lists that
+    agree (or one is empty). Catalogs built from scraped sources (Google Scholar) hold such
+    duplicates; they are not the look-alikes the margin rule protects against.
+    """
+    pa, pb = a.paper, b.paper
+    if normalize_title(pa.title) != normalize_title(pb.title) or not pa.title:
+        return False
+    if pa.year is not None and pb.year is not None and pa.year != pb.year:
+        return False
+    for ia in pa.identifiers:
+        if any(ib.scheme == ia.scheme and work_key(ib) != work_key(ia) for ib in pb.identifiers):
+            return False
+    ka, kb = name_keys(pa.authors), name_keys(pb.authors)
+    if ka and kb:
+        return compare_authors(ka, kb)[0] is Agreement.AGREE
+    return True
+
+
+def _order(items: list[_Scored]) -> list[_Scored]:
+    """Best rank first; ties by the papers' keys, then their full repr (never insertion order).
+
+    Keys are computed only inside groups of equal rank, which are rare and small.
+    """
+    items.sort(key=lambda s: -s.comparison.rank)
+    i = 0
+    while i < len(items) - 1:
+        j = i + 1
+        while j < len(items) and items[j].comparison.rank == items[i].comparison.rank:
+            j += 1
+        if j - i > 1:
+            items[i:j] = sorted(items[i:j], key=lambda s: (*_tie_key(s.paper), repr(s.paper)))
+        i = j
+    return items
+
+
+def _ident_evidence(ident: Identifier, paper: Paper | None, note: str) -> Evidence:
+    if paper is None:
+        return Evidence(
+            field=ident.scheme.value, agreement=Agreement.MISSING, left=str(ident), note=note
+        )
+    key = work_key(ident)
+    match = next((i for i in paper.identifiers if work_key(i) == key), None)
+    return Evidence(
+        field=ident.scheme.value,
+        agreement=Agreement.AGREE,
+        left=str(ident),
+        right=str(match) if match is not None else None,
+        note=note,
+    )
+
+
+def _malformed_evidence(ref: Reference) -> list[Evidence]:
+    return [
+        Evidence(
+            field=frag.scheme.value,
+            agreement=Agreement.DISAGREE,
+            left=frag.text,
+            note=f"malformed {frag.scheme.value}: {frag.reason}",
+        )
+        for frag in ref.malformed
+    ]
+
+
+def _malformed_reason(ref: Reference) -> str:
+    parts = [
+        f"malformed {frag.scheme.value} {frag.text!r} ({frag.reason})" for frag in ref.malformed
+    ]
+    return "; ".join(parts)
+
+
+def _describe(paper: Paper) -> str:
+    title = paper.title or "(untitled)"
+    title = title if len(title) <= 60 else title[:59] + "…"
+    year = f", {paper.year}" if paper.year else ""
+    return f"{title!r}{year} [{paper.key}]"
+
+
+class Resolver:
+    """Resolves references to papers of a catalog (and of other candidate providers).
+
+    Args:
+        papers: Any iterable of papers to build the in-memory :class:`Catalog` from (streamed).
+        config: Thresholds; see :class:`ResolverConfig`.
+        providers: More candidate providers, consulted after the catalog.
+
+    Example:
+        >>> import citeledger as cl
+        >>> paper = cl.Paper(
+        ...     title="ZeRO-Infinity: breaking the GPU memory wall for extreme scale deep learning",
+        ...     authors=["Samyam Rajbhandari", "Olatunji Ruwase"],
+        ...     year=2021,
+        ...     identifiers=["arXiv:2104.07857"],
+        ... )
+        >>> resolver = cl.Resolver([paper])
+        >>> resolver.resolve(cl.Reference(identifiers=["arXiv:2104.07857v2"])).state
+        <ResolutionState.VERIFIED_EXACT: 'verified_exact'>
+        >>> ref = cl.Reference(
+        ...     title="Zero-infinity: Breaking the GPU Memory Wall for Extreme-Scale Deep Learning",
+        ...     authors="Rajbhandari S, Ruwase O",
+        ...     year=2021,
+        ... )
+        >>> resolver.resolve(ref).state
+        <ResolutionState.VERIFIED_FUZZY: 'verified_fuzzy'>
+
+    .. versionadded:: 0.1.0
+    """
+
+    def __init__(
+        self,
+        papers: Iterable[Paper] | None = None,
+        *,
+        config: ResolverConfig | None = None,
+        providers: Iterable[CandidateProvider] = (),
+    ) -> None:
+        self.config = config if config is not None else ResolverConfig()
+        self.catalog: Catalog | None = Catalog(papers) if papers is not None else None
+        provs: list[CandidateProvider] = [] if self.catalog is None else [self.catalog]
+        provs.extend(providers)
+        self.providers: tuple[CandidateProvider, ...] = tuple(provs)
+
+    def __repr__(self) -> str:
+        return f"<Resolver providers={len(self.providers)} config={self.config!r}>"
+
+    # ----------------------------------------------------------------------------- lookup
+
+    def _by_identifier(self, ident: Identifier) -> list[Paper]:
+        found: list[Paper] = []
+        for provider in self.providers:
+            for paper in provider.by_identifier(ident):
+                if not any(paper is p or paper == p for p in found):
+                    found.append(paper)
+        return found
+
+    def _candidates(self, feats: ReferenceFeatures, ref: Reference) -> list[_Scored]:
+        limit = self.config.candidate_limit
+        pool: list[tuple[float, Paper, str]] = []
+        for provider in self.providers:
+            if isinstance(provider, Catalog):
+                for _score, pid in provider.scored_candidates(feats.title, limit=limit):
+                    paper = provider[pid]
+                    title = provider.title_of(pid)
+                    pool.append((title_similarity(feats.title, title), paper, title))
+            else:
+                for paper in provider.candidates(ref, limit=limit):
+                    title = normalize_title(paper.title)
+                    pool.append((title_similarity(feats.title, title), paper, title))
+        if not pool:
+            return []
+        if len(self.providers) > 1:
+            unique: list[tuple[float, Paper, str]] = []
+            for item in pool:
+                if not any(item[1] == u[1] for u in unique):
+                    unique.append(item)
+            pool = unique
+        pool.sort(key=lambda t: -t[0])  # ties at the cut are all kept below
+        top = pool[0][0]
+        floor = top - _TITLE_WINDOW
+        kept = [t for t in pool if t[0] >= floor]
+        if len(kept) > _MAX_SCORED:
+            edge = kept[_MAX_SCORED - 1][0]
+            kept = [t for t in kept if t[0] >= edge]
+        # Generic titles recur (columns, editorials, "treasurer's message"): a year off by one
+        # is another instance, not a preprint, so their years must agree exactly.
+        tol = 0 if feats.generic else self.config.year_tolerance
+        scored = [
+            _Scored(
+                paper, compare(feats, paper, paper_title=title, title_score=sim, year_tolerance=tol)
+            )
+            for sim, paper, title in kept
+        ]
+        return _order(scored)
+
+    # ----------------------------------------------------------------------------- routes
+
+    def _exact_problems(self, comp: Comparison) -> list[str]:
+        cfg = self.config
+        problems: list[str] = []
+        title_ev = next((e for e in comp.evidence if e.field == "title"), None)
+        if (
+            comp.title is not None
+            and title_ev is not None
+            and title_ev.right
+            and comp.title < cfg.min_exact_title_similarity
+        ):
+            problems.append("title")
+        if "year" in comp.hard:
+            problems.append("year")
+        if "authors" in comp.hard and (comp.title is None or comp.title < 90.0):
+            problems.append("authors")
+        if "volume+first_page" in comp.hard:
+            problems.append("volume+first_page")
+        return problems
+
+    def _fuzzy_decision(
+        self, feats: ReferenceFeatures, ref: Reference, candidates: list[_Scored]
+    ) -> tuple[bool, str, _Scored | None, _Scored | None]:
+        """(verified, reason, best, runner-up of another work)."""
+        cfg = self.config
+        if not candidates:
+            return False, "no candidate shares the title's distinctive words", None, None
+        best = candidates[0]
+        runner = next(
+            (
+                c
+                for c in candidates[1:]
+                if not _same_work(c.paper, best.paper) and not _duplicate_record(best, c)
+            ),
+            None,
+        )
+        comp = best.comparison
+        title = comp.title or 0.0
+        failures: list[str] = []
+        need_title = cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity
+        need_corr = cfg.min_generic_corroborations if feats.generic else cfg.min_corroborations
+        conflict = _identifier_conflict(ref, best.paper)
+        if conflict:
+            need_corr += 1
+        alone = not feats.generic and title >= cfg.min_title_similarity_alone and not conflict
+        prefix_ok = (
+            not feats.generic
+            and comp.prefix_title is not None
+            and comp.prefix_title >= cfg.min_prefix_title_similarity
+            and comp.corroborations >= cfg.min_prefix_corroborations
+        )
+        if title < need_title and not prefix_ok:
+            failures.append(f"title similarity {title:.1f} below {need_title:g}")
+        if comp.hard:
+            failures.append("disagreeing " + ", ".join(comp.hard))
+        if comp.corroborations < need_corr and not alone:
+            what = "short/generic title" if feats.generic else "title"
+            failures.append(
+                f"{what} corroborated by {comp.corroborations} field(s), {need_corr} needed"
+                + (" (candidate has a different identifier of the same scheme)" if conflict else "")
+            )
+        if failures:
+            return (
+                False,
+                f"best candidate {_describe(best.paper)}: " + "; ".join(failures),
+                best,
+                runner,
+            )
+        if runner is not None:
+            lead = comp.rank - runner.comparison.rank
+            if lead < cfg.min_margin:
+                return (
+                    False,
+                    (
+                        f"ambiguous: {_describe(best.paper)} leads {_describe(runner.paper)} by "
+                        f"{lead:.1f}, {cfg.min_margin:g} needed"
+                    ),
+                    best,
+                    runner,
+                )
+        return True, "", best, runner
+
+    def resolve(self, ref: Reference | Paper) -> Resolution:
+        """Resolve one reference (a :class:`~citeledger.model.Paper` is cited with all its fields).
+
+        Returns:
+            A :class:`~citeledger.model.Resolution` in one of the six states, never raising for
+            an expected outcome such as "no match".
+        """
+        if isinstance(ref, Paper):
+            ref = Reference.from_paper(ref)
+        cfg = self.config
+        feats = ReferenceFeatures.of(ref)
+        evidence: list[Evidence] = []
+
+        # 1. identifier route
+        mismatch: tuple[Identifier, _Scored, list[str]] | None = None
+        for ident in ref.identifiers:
+            hits = self._by_identifier(ident)
+            if not hits:
+                evidence.append(
+                    _ident_evidence(
+                        ident, None, "valid identifier not in catalog; tried the fuzzy route"
+                    )
+                )
+                continue
+            scored = _order(
+                [
+                    _Scored(
+                        p,
+                        compare(
+                            feats, p, lenient_title=True, year_tolerance=cfg.exact_year_tolerance
+                        ),
+                    )
+                    for p in hits
+                ]
+            )
+            agreeing = [s for s in scored if not self._exact_problems(s.comparison)]
+            if agreeing:
+                chosen = agreeing[0]
+                direct = any(work_key(i) == work_key(ident) for i in chosen.paper.identifiers)
+                note = (
+                    "found in catalog"
+                    if direct
+                    else "found via a related version (preprint/published link)"
+                )
+                comp = chosen.comparison
+                return Resolution(
+                    state=ResolutionState.VERIFIED_EXACT,
+                    method=Method.for_scheme(ident.scheme),
+                    target=chosen.paper,
+                    score=100.0 if comp.title is None else max(0.0, min(100.0, comp.title)),
+                    evidence=(
+                        *evidence,
+                        _ident_evidence(ident, chosen.paper, note),
+                        *comp.evidence,
+                    ),
+                    reason=f"{ident} {note}; metadata agree",
+                    alternatives=tuple(s.paper for s in agreeing[1:]),
+                )
+            if mismatch is None:
+                mismatch = (ident, scored[0], self._exact_problems(scored[0].comparison))
+
+        if mismatch is not None:
+            ident, chosen, problems = mismatch
+            fuzzy_alt: tuple[Paper, ...] = ()
+            extra = ""
+            if feats.title:
+                ok, _, best, _ = self._fuzzy_decision(feats, ref, self._candidates(feats, ref))
+                if ok and best is not None and not _same_work(best.paper, chosen.paper):
+                    fuzzy_alt = (best.paper,)
+                    extra = f"; the metadata match {_describe(best.paper)} instead"
+            return Resolution(
+                state=ResolutionState.METADATA_MISMATCH,
+                method=Method.for_scheme(ident.scheme),
+                target=chosen.paper,
+                score=0.0
+                if chosen.comparison.title is None
+                else max(0.0, min(100.0, chosen.comparison.title)),
+                evidence=(
+                    *evidence,
+                    _ident_evidence(ident, chosen.paper, "found in catalog; metadata disagree"),
+                    *chosen.comparison.evidence,
+                    *_malformed_evidence(ref),
+                ),
+                reason=f"{ident} is in the catalog but these fields disagree: "
+                f"{', '.join(problems)}{extra}",
+                alternatives=fuzzy_alt,
+            )
+
+        evidence.extend(_malformed_evidence(ref))
+
+        def fail(
+            state: ResolutionState,
+            reason: str,
+            alternatives: Sequence[Paper] = (),
+            extra: Sequence[Evidence] = (),
+        ) -> Resolution:
+            if ref.malformed:
+                state = ResolutionState.MALFORMED_IDENTIFIER
+                reason = f"{_malformed_reason(ref)}; {reason}"
+            return Resolution(
+                state=state,
+                method=None,
+                reason=reason,
+                evidence=(*evidence, *extra),
+                alternatives=tuple(alternatives),
+            )
+
+        # 2. is there anything to match on?
+        not_found = ", ".join(str(i) for i in ref.identifiers)
+        if not feats.title:
+            if ref.identifiers:
+                return fail(
+                    ResolutionState.UNRESOLVED,
+                    f"{not_found} not in catalog and no title to match on",
+                )
+            return fail(ResolutionState.PARSE_UNCERTAIN, "no identifier and no title to match on")
+        if ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence:
+            return fail(
+                ResolutionState.PARSE_UNCERTAIN,
+                f"parse confidence {ref.parse_confidence:.2f} below {cfg.min_parse_confidence:g}",
+            )
+
+        # 3. fuzzy route
+        candidates = self._candidates(feats, ref)
+        ok, reason, best, runner = self._fuzzy_decision(feats, ref, candidates)
+        if ok and best is not None:
+            comp = best.comparison
+            lead = (
+                "no other candidate"
+                if runner is None
+                else (
+                    f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
+                )
+            )
+            prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
+            return Resolution(
+                state=ResolutionState.VERIFIED_FUZZY,
+                method=Method.FUZZY_TITLE,
+                target=best.paper,
+                score=max(0.0, min(100.0, comp.rank)),
+                evidence=(*evidence, *comp.evidence),
+                reason=f"{prefix}title similarity {comp.title or 0.0:.1f} with "
+                f"{comp.corroborations} corroborating field(s); {lead}",
+                alternatives=() if runner is None else (runner.paper,),
+            )
+        if ref.identifiers:
+            reason = f"{not_found} not in catalog; {reason}"
+        alternatives = [c.paper for c in (best, runner) if c is not None]
+        return fail(
+            ResolutionState.UNRESOLVED,
+            reason,
+            alternatives,
+            () if best is None else best.comparison.evidence,
+        )
+
+    # ----------------------------------------------------------------------------- batches
+
+    def resolve_many(
+        self,
+        refs: Iterable[Reference | Paper],
+        *,
+        workers: int = 1,
+        progress: ProgressCallback | bool | None = None,
+    ) -> list[Resolution]:
+        """Resolve many references; results in the same order as ``refs``.
+
+        Args:
+            refs: References (or papers) to resolve.
+            workers: Processes to use. With more than one, the resolver is shipped to each
+                worker once (inherited by ``fork`` where available, else pickled once per
+                worker by the pool initializer).
+            progress: ``progress(done, total)`` called as batches finish; ``True`` shows a tqdm
+                bar when tqdm is installed (quietly nothing otherwise); ``None`` for none.
+        """
+        items = list(refs)
+        total = len(items)
+        report = _progress(progress, total)
+        if workers <= 1 or total < 2:
+            out: list[Resolution] = []
+            step = max(1, min(1000, total // 100 or 1))
+            for i, ref in enumerate(items, 1):
+                out.append(self.resolve(ref))
+                if report is not None and (i % step == 0 or i == total):
+                    report(i, total)
+            return out
+        chunk = max(1, min(2000, total // (workers * 8) or 1))
+        ranges = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        ctx = multiprocessing.get_context(method)
+        results: list[Resolution] = []
+        # The references go to the workers with the resolver (inherited under fork); tasks are
+        # index ranges, so nothing but results crosses a pipe per batch.
+        with ctx.Pool(
+            min(workers, len(ranges)), initializer=_init_worker, initargs=(self, items)
+        ) as pool:
+            for batch in pool.imap(_resolve_range, ranges):
+                results.extend(_resolution_from_wire(item, self.catalog) for item in batch)
+                if report is not None:
+                    report(len(results), total)
+        return results
+
+
+def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
+    """The reference names an identifier of a scheme the paper also has, for another work."""
+    for ident in ref.identifiers:
+        theirs = [i for i in paper.identifiers if i.scheme == ident.scheme]
+        if theirs and all(work_key(i) != work_key(ident) for i in theirs):
+            return True
+    return False
+
+
+def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressCallback | None:
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        try:
+            from tqdm import tqdm  # noqa: PLC0415 - optional extra
+        except ImportError:
+            return None
+        bar = tqdm(total=total)
+
+        def update(done: int, _total: int) -> None:
+            bar.update(done - bar.n)
+            if done >= _total:
+                bar.close()
+
+        return update
+    return progress
+
+
+# Worker-process state: each pool worker holds the resolver and the references it was initialised
+# with (inherited through fork, or pickled once per worker under spawn). This lives only in the
+# worker processes (set by the pool initializer), never in the parent.
+_WORKER: dict[int, tuple[Resolver, Sequence[Reference | Paper], dict[int, int]]] = {}
+
+# A paper travelling back from a worker: its catalog index (int) when it is a catalog paper (the
+# parent holds the same catalog), else the paper itself. Evidence travels as plain tuples. Pickling
+# whole Resolution values costs more than resolving them.
+_Wire = int | Paper
+_EvidenceWire = tuple[str, str, float | None, str | None, str | None, str | None]
+
+
+def _init_worker(resolver: Resolver, items: Sequence[Reference | Paper]) -> None:
+    index: dict[int, int] = {}
+    if resolver.catalog is not None:
+        index = {id(p): i for i, p in enumerate(resolver.catalog._papers)}  # noqa: SLF001
+    _WORKER[os.getpid()] = (resolver, items, index)
+
+
+def _to_wire(paper: Paper | None, index: dict[int, int]) -> _Wire | None:
+    if paper is None:
+        return None
+    i = index.get(id(paper))
+    return paper if i is None else i
+
+
+def _from_wire(value: _Wire | None, catalog: Catalog | None) -> Paper | None:
+    if value is None or isinstance(value, Paper):
+        return value
+    if catalog is None:  # pragma: no cover - ints are only sent when a catalog exists
+        raise RuntimeError("a worker sent a catalog index but there is no catalog")
+    return catalog[value]
+
+
+def _resolve_range(bounds: tuple[int, int]) -> list[tuple[Any, ...]]:
+    resolver, items, index = _WORKER[os.getpid()]
+    out: list[tuple[Any, ...]] = []
+    for ref in items[bounds[0] : bounds[1]]:
+        res = resolver.resolve(ref)
+        evidence: list[_EvidenceWire] = [
+            (e.field, e.agreement.value, e.score, e.left, e.right, e.note) for e in res.evidence
+        ]
+        out.append(
+            (
+                res.state.value,
+                None if res.method is None else res.method.value,
+                _to_wire(res.target, index),
+                res.score,
+                evidence,
+                res.reason,
+                [_to_wire(p, index) for p in res.alternatives],
+            )
+        )
+    return out
+
+
+def _resolution_from_wire(item: tuple[Any, ...], catalog: Catalog | None) -> Resolution:
+    state, method, target, score, evidence, reason, alternatives = item
+    return Resolution(
+        state=state,
+        method=method,
+        target=_from_wire(target, catalog),
+        score=score,
+        evidence=tuple(
+            Evidence(field=f, agreement=a, score=sc, left=le, right=ri, note=no)
+            for f, a, sc, le, ri, no in evidence
+        ),
+        reason=reason,
+        alternatives=tuple(p for p in (_from_wire(a, catalog) for a in alternatives) if p),
+    )
+
+
+def verify(
+    ref_or_paper: Reference | Paper, paper: Paper, *, config: ResolverConfig | None = None
+) -> Resolution:
+    """Resolve ``ref_or_paper`` as if the catalog held only ``paper``.
+
+    Pairwise verification: is this reference (or this other record) the same work as ``paper``?
+    ``VERIFIED_*`` means yes; ``METADATA_MISMATCH`` means a shared identifier with disagreeing
+    metadata; ``UNRESOLVED`` means not shown to be the same.
+
+    >>> import citeledger as cl
+    >>> a = cl.Paper(
+    ...     title="Local cloning of entangled qubits", authors=["Sujit K. Choudhary"], year=2007
+    ... )
+    >>> b = cl.Paper(
+    ...     title="Local Cloning of Entangled Qubits", authors=["S. K. Choudhary"], year=2007
+    ... )
+    >>> cl.verify(a, b).state
+    <ResolutionState.VERIFIED_FUZZY: 'verified_fuzzy'>
+
+    .. versionadded:: 0.1.0
+    """
+    return Resolver((paper,), config=config).resolve(ref_or_paper)

@@ -1,0 +1,455 @@
+"""Field-by-field comparison of a reference with a candidate paper.
+
+Scores follow RapidFuzz's shape: 0-100, computed on explicitly normalised strings
+(:mod:`citeledger.resolve.normalize`), scorers take a keyword-only ``score_cutoff``. Each field's
+outcome is an :class:`~citeledger.model.Evidence` value; :func:`compare` folds them into a
+:class:`Comparison` that the resolver's decision rules read.
+
+Nothing in this module depends on a :class:`~citeledger.resolve.ResolverConfig` threshold, so
+raising a threshold can only change decisions, never the scores they are made on.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+from attrs import frozen
+from rapidfuzz import fuzz
+
+from citeledger.model import Agreement, Author, Evidence, Paper, Reference
+from citeledger.resolve.normalize import (
+    STOPWORDS,
+    is_generic_title,
+    normalize_text,
+    normalize_title,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = [
+    "AUTHOR_WEIGHTS",
+    "Comparison",
+    "NameKey",
+    "ReferenceFeatures",
+    "compare",
+    "compare_authors",
+    "compare_venue",
+    "compare_year",
+    "lenient_title_similarity",
+    "name_keys",
+    "title_similarity",
+]
+
+#: Family names at least this similar (RapidFuzz ``ratio``) count as the same name: absorbs OCR
+#: and transliteration noise ("Güting" read as "gfiting"). A constant, not a threshold.
+NAME_SIMILARITY: Final = 80.0
+
+#: How each field's agreement moves a candidate's ranking score (title similarity plus these).
+#: Disagreements weigh more than agreements: one wrong year says more than one right one.
+AUTHOR_WEIGHTS: Final = {
+    Agreement.AGREE: 6.0,
+    Agreement.PARTIAL: 3.0,
+    Agreement.DISAGREE: -20.0,
+    Agreement.MISSING: 0.0,
+}
+_YEAR_WEIGHTS: Final = {
+    Agreement.AGREE: 4.0,
+    Agreement.PARTIAL: 1.0,
+    Agreement.DISAGREE: -20.0,
+    Agreement.MISSING: 0.0,
+}
+_EXACT_FIELD_WEIGHTS: Final = {
+    Agreement.AGREE: 2.0,
+    Agreement.PARTIAL: 0.0,
+    Agreement.DISAGREE: -4.0,
+    Agreement.MISSING: 0.0,
+}
+_VENUE_WEIGHTS: Final = {
+    Agreement.AGREE: 1.0,
+    Agreement.PARTIAL: 0.0,
+    Agreement.DISAGREE: 0.0,
+    Agreement.MISSING: 0.0,
+}
+
+# How many of a reference's authors are compared ("et al." lists rarely go further).
+_MAX_AUTHORS: Final = 10
+
+
+def title_similarity(a: str, b: str, *, score_cutoff: float = 0.0) -> float:
+    """Similarity (0-100) of two *normalised* titles: best of ``ratio`` and ``token_sort_ratio``.
+
+    Returns 0 below ``score_cutoff`` (as RapidFuzz scorers do).
+
+    >>> title_similarity("deep residual learning", "residual learning deep")
+    100.0
+    """
+    if not a or not b:
+        return 0.0
+    score = max(
+        fuzz.ratio(a, b, score_cutoff=score_cutoff),
+        fuzz.token_sort_ratio(a, b, score_cutoff=score_cutoff),
+    )
+    return float(score)
+
+
+def lenient_title_similarity(a: str, b: str) -> float:
+    """Title similarity that forgives a missing subtitle or truncation (for identifier checks).
+
+    Used only to decide whether metadata *clearly disagree* with an identifier's record: the
+    better of :func:`title_similarity` and how well the shorter title matches the *start* of the
+    longer one (at least 10 characters), since references drop subtitles and truncate titles.
+    Shared words elsewhere ("endoscopic sphincterotomy ...") do not count.
+
+    >>> lenient_title_similarity("zero infinity", "zero infinity breaking the gpu memory wall")
+    100.0
+    """
+    if not a or not b:
+        return 0.0
+    score = title_similarity(a, b)
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 10:
+        score = max(score, float(fuzz.ratio(short, long[: len(short)])))
+    return score
+
+
+@frozen
+class NameKey:
+    """Comparison key of one author: normalised family name, first initial and name tokens."""
+
+    family: str
+    initial: str
+    tokens: frozenset[str]
+
+
+def _name_key(author: Author) -> NameKey | None:
+    # Family and given names repeat across a catalog, so the cached normalize_text mostly hits;
+    # the raw display name is only read when there is no family name.
+    given = normalize_text(author.given) if author.given else ""
+    if author.family:
+        family_text = normalize_text(author.family)
+        family = family_text.replace(" ", "")
+        raw_tokens = [*given.split(), *family_text.split()]
+    else:
+        raw_tokens = normalize_text(author.raw or "").split()
+        family = raw_tokens[-1] if raw_tokens else ""
+    if not family:
+        return None
+    return NameKey(
+        family=family, initial=given[:1], tokens=frozenset(t for t in raw_tokens if len(t) > 1)
+    )
+
+
+def name_keys(authors: Sequence[Author], limit: int = _MAX_AUTHORS) -> tuple[NameKey, ...]:
+    """Comparison keys of the first ``limit`` authors (names without a usable part are skipped)."""
+    out: list[NameKey] = []
+    for author in authors[: limit * 2]:
+        key = _name_key(author)
+        if key is not None:
+            out.append(key)
+            if len(out) >= limit:
+                break
+    return tuple(out)
+
+
+def _same_person(a: NameKey, b: NameKey) -> bool:
+    if a.family == b.family:
+        return True
+    # Order confusions ("Li Wei" vs "Wei Li") and compound names: a family name equal to any
+    # token of the other full name.
+    if (len(a.family) > 1 and a.family in b.tokens) or (len(b.family) > 1 and b.family in a.tokens):
+        return True
+    if min(len(a.family), len(b.family)) >= 4:
+        return fuzz.ratio(a.family, b.family, score_cutoff=NAME_SIMILARITY) > 0
+    return False
+
+
+def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[Agreement, float]:
+    """Agreement of two author lists by family name and first initial (accent-insensitive).
+
+    AGREE: the first listed author is found on the other side with a compatible initial and at
+    least half the names match. PARTIAL: some names match. DISAGREE: none does. MISSING: a side
+    has no names. The score is the percentage of the left names found on the right.
+    """
+    if not left or not right:
+        return Agreement.MISSING, 0.0
+    matched = 0
+    first_ok = False
+    for i, a in enumerate(left):
+        hit = next((b for b in right if _same_person(a, b)), None)
+        if hit is None:
+            continue
+        matched += 1
+        if i == 0:
+            first_ok = not (a.initial and hit.initial and a.initial != hit.initial)
+    score = 100.0 * matched / len(left)
+    if matched == 0:
+        return Agreement.DISAGREE, 0.0
+    if first_ok and 2 * matched >= len(left):
+        return Agreement.AGREE, score
+    return Agreement.PARTIAL, score
+
+
+def compare_year(left: int | None, right: int | None, *, tolerance: int = 1) -> Agreement:
+    """AGREE when equal, PARTIAL within ``tolerance`` (preprint vs published), else DISAGREE.
+
+    >>> compare_year(2020, 2021)
+    <Agreement.PARTIAL: 'partial'>
+    """
+    if left is None or right is None:
+        return Agreement.MISSING
+    gap = abs(left - right)
+    if gap == 0:
+        return Agreement.AGREE
+    return Agreement.PARTIAL if gap <= tolerance else Agreement.DISAGREE
+
+
+_NON_ALNUM: Final = re.compile(r"[^0-9a-z]+")
+
+
+def _norm_code(value: str | None) -> str:
+    return _NON_ALNUM.sub("", value.casefold()) if value else ""
+
+
+def _compare_code(left: str | None, right: str | None) -> Agreement:
+    a, b = _norm_code(left), _norm_code(right)
+    if not a or not b:
+        return Agreement.MISSING
+    return Agreement.AGREE if a == b else Agreement.DISAGREE
+
+
+def _acronym_or_abbreviation(short: list[str], long: list[str]) -> bool:
+    # "vldb" ~ "very large data bases"; "j magn magn mater" ~ "journal of magnetism and ..."
+    if len(short) == 1 and len(short[0]) >= 2 and len(long) >= 2:
+        initials = "".join(t[0] for t in long if t not in STOPWORDS)
+        if short[0] == initials:
+            return True
+    content = [t for t in long if t not in STOPWORDS]
+    if not short or len(short) > len(content):
+        return False
+    j = 0
+    for tok in short:
+        while j < len(content) and not content[j].startswith(tok):
+            j += 1
+        if j == len(content):
+            return False
+        j += 1
+    return True
+
+
+def compare_venue(left: str | None, right: str | None) -> tuple[Agreement, float]:
+    """Venue agreement: fuzzy token-set similarity, acronyms and dotted abbreviations.
+
+    >>> compare_venue("Proc. VLDB", "Proceedings of VLDB")[0]
+    <Agreement.AGREE: 'agree'>
+    """
+    a, b = normalize_text(left or ""), normalize_text(right or "")
+    if not a or not b:
+        return Agreement.MISSING, 0.0
+    score = float(fuzz.token_set_ratio(a, b))
+    if score >= 85.0:
+        return Agreement.AGREE, score
+    ta, tb = a.split(), b.split()
+    short, long = (ta, tb) if len(a) <= len(b) else (tb, ta)
+    if _acronym_or_abbreviation(short, long):
+        return Agreement.AGREE, max(score, 85.0)
+    return Agreement.DISAGREE, score
+
+
+@frozen(kw_only=True)
+class ReferenceFeatures:
+    """A reference's fields, normalised once for comparing with many candidates."""
+
+    title: str
+    generic: bool
+    authors: tuple[NameKey, ...]
+    year: int | None
+    volume: str | None
+    first_page: str | None
+    venue: str | None
+
+    @classmethod
+    def of(cls, ref: Reference) -> ReferenceFeatures:
+        """Features of ``ref``."""
+        title = normalize_title(ref.title)
+        return cls(
+            title=title,
+            generic=is_generic_title(title) if title else True,
+            authors=name_keys(ref.authors),
+            year=ref.year,
+            volume=ref.volume,
+            first_page=ref.first_page,
+            venue=ref.venue,
+        )
+
+
+@frozen(kw_only=True)
+class Comparison:
+    """The outcome of comparing a reference with one candidate.
+
+    Attributes:
+        title: Title similarity 0-100 (None when the reference has no title).
+        prefix_title: :func:`lenient_title_similarity` when the shorter title has at least 25
+            characters (a dropped subtitle or a truncated title), else None.
+        rank: Ranking score: title similarity moved by each field's agreement. Only for ordering
+            candidates and measuring the margin between them; not a probability.
+        corroborations: How many fields other than the title agree.
+        hard: Names of fields that clearly disagree (author lists share no name, year beyond the
+            tolerance, volume and first page both different).
+        fields: Per-field outcomes, as keyword arguments of :class:`~citeledger.model.Evidence`
+            (built into ``evidence`` only for the candidates a decision reports).
+    """
+
+    title: float | None
+    prefix_title: float | None
+    rank: float
+    corroborations: int
+    hard: tuple[str, ...]
+    fields: tuple[dict[str, Any], ...]
+
+    @property
+    def evidence(self) -> tuple[Evidence, ...]:
+        """One :class:`~citeledger.model.Evidence` per compared field."""
+        return tuple(Evidence(**kw) for kw in self.fields)
+
+
+def _short(text: str | None, size: int = 120) -> str | None:
+    if text is None:
+        return None
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def compare(
+    ref: ReferenceFeatures,
+    paper: Paper,
+    *,
+    paper_title: str | None = None,
+    title_score: float | None = None,
+    year_tolerance: int = 1,
+    lenient_title: bool = False,
+) -> Comparison:
+    """Compare a reference's features with ``paper``, field by field.
+
+    Args:
+        ref: The reference's features (:meth:`ReferenceFeatures.of`).
+        paper: The candidate.
+        paper_title: The candidate's normalised title, if already known.
+        title_score: The title similarity, if already computed.
+        year_tolerance: Years this far apart count as PARTIAL, not DISAGREE.
+        lenient_title: Use :func:`lenient_title_similarity` (identifier route).
+    """
+    evidence: list[dict[str, Any]] = []
+    hard: list[str] = []
+    corroborations = 0
+    rank = 0.0
+
+    title: float | None = None
+    prefix: float | None = None
+    if ref.title:
+        right = paper_title if paper_title is not None else normalize_title(paper.title)
+        if title_score is not None and not lenient_title:
+            title = title_score
+        else:
+            title = (lenient_title_similarity if lenient_title else title_similarity)(
+                ref.title, right
+            )
+        if min(len(ref.title), len(right)) >= 25:
+            prefix = lenient_title_similarity(ref.title, right)
+        # A dropped subtitle ranks a little below a full match, well above an unrelated title.
+        rank += title if prefix is None else max(title, prefix - 10.0)
+        agreement = (
+            Agreement.MISSING
+            if not right
+            else Agreement.AGREE
+            if title >= 90.0
+            else Agreement.PARTIAL
+            if title >= 70.0
+            else Agreement.DISAGREE
+        )
+        evidence.append(
+            {
+                "field": "title",
+                "agreement": agreement,
+                "score": title,
+                "left": _short(ref.title),
+                "right": _short(right),
+            }
+        )
+
+    if ref.authors:
+        right_keys = name_keys(paper.authors)
+        agreement, score = compare_authors(ref.authors, right_keys)
+        rank += AUTHOR_WEIGHTS[agreement]
+        if agreement in (Agreement.AGREE, Agreement.PARTIAL):
+            corroborations += 1
+        elif agreement is Agreement.DISAGREE:
+            hard.append("authors")
+        evidence.append(
+            {
+                "field": "authors",
+                "agreement": agreement,
+                "score": score,
+                "left": _short(", ".join(k.family for k in ref.authors)),
+                "right": _short(", ".join(k.family for k in right_keys)),
+            }
+        )
+
+    if ref.year is not None:
+        agreement = compare_year(ref.year, paper.year, tolerance=year_tolerance)
+        rank += _YEAR_WEIGHTS[agreement]
+        if agreement is Agreement.AGREE:
+            corroborations += 1
+        elif agreement is Agreement.DISAGREE:
+            hard.append("year")
+        evidence.append(
+            {
+                "field": "year",
+                "agreement": agreement,
+                "left": str(ref.year),
+                "right": None if paper.year is None else str(paper.year),
+            }
+        )
+
+    code_disagree = 0
+    for name, left, right_value in (
+        ("volume", ref.volume, paper.volume),
+        ("first_page", ref.first_page, paper.first_page),
+    ):
+        if left is None:
+            continue
+        agreement = _compare_code(left, right_value)
+        rank += _EXACT_FIELD_WEIGHTS[agreement]
+        if agreement is Agreement.AGREE:
+            corroborations += 1
+        elif agreement is Agreement.DISAGREE:
+            code_disagree += 1
+        evidence.append({"field": name, "agreement": agreement, "left": left, "right": right_value})
+    if code_disagree == 2:
+        hard.append("volume+first_page")
+
+    if ref.venue:
+        agreement, score = compare_venue(ref.venue, paper.venue)
+        rank += _VENUE_WEIGHTS[agreement]
+        if agreement is Agreement.AGREE:
+            corroborations += 1
+        evidence.append(
+            {
+                "field": "venue",
+                "agreement": agreement,
+                "score": score if agreement is not Agreement.MISSING else None,
+                "left": _short(ref.venue),
+                "right": _short(paper.venue),
+            }
+        )
+
+    return Comparison(
+        title=title,
+        prefix_title=prefix,
+        rank=rank,
+        corroborations=corroborations,
+        hard=tuple(hard),
+        fields=tuple(evidence),
+    )

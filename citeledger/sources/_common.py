@@ -1,0 +1,175 @@
+"""Helpers shared by the source adapters: body decoding with typed errors, identifiers, clocks.
+
+Decoding a response body is where "HTTP 200 but unusable" is caught: an empty body, an HTML
+page where JSON was expected, truncated JSON, or XML that is not well-formed (or declares
+entities) each become :class:`~citeledger.errors.InvalidResponseError` carrying the source, the
+redacted URL, the attempt and the status, so a pager can record it and keep what it already has.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from citeledger.errors import InvalidResponseError, ParseError, UnsafeXMLError
+from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
+from citeledger.sources._transport import (
+    RequestsTransport,
+    Response,
+    RetryPolicy,
+    Transport,
+    _detail,
+    default_user_agent,
+)
+from citeledger.sources._xml import safe_xml
+
+if TYPE_CHECKING:
+    import requests
+    from lxml import etree
+
+__all__ = [
+    "Clock",
+    "as_identifier",
+    "decode_json",
+    "decode_xml",
+    "invalid_response",
+    "join_url",
+    "make_transport",
+    "utc_now",
+]
+
+#: A callable returning the current aware UTC time (injectable for tests).
+Clock = Callable[[], dt.datetime]
+
+
+def utc_now() -> dt.datetime:
+    """The current time, aware, in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
+def as_identifier(value: Identifier | str) -> Identifier:
+    """A parsed identifier from an identifier or a string ``parse_identifier`` accepts.
+
+    >>> str(as_identifier("https://doi.org/10.7717/PEERJ.4375"))
+    'doi:10.7717/peerj.4375'
+
+    Raises:
+        InvalidIdentifier: the string is not an identifier.
+    """
+    if isinstance(value, IDENTIFIER_TYPES):
+        return value
+    return parse_identifier(str(value))
+
+
+def invalid_response(
+    response: Response, message: str, *, source: str, detail: str = ""
+) -> InvalidResponseError:
+    """An :class:`InvalidResponseError` about ``response``."""
+    return InvalidResponseError(
+        message,
+        source=source,
+        url=response.url,
+        attempt=response.attempt,
+        status=response.status,
+        detail=detail,
+    )
+
+
+def _looks_like_html(body: bytes) -> bool:
+    head = body[:512].lstrip().lower()
+    return head.startswith((b"<!doctype html", b"<html")) or b"<html" in head
+
+
+def decode_json(response: Response, *, source: str) -> Any:
+    """The JSON document in ``response``'s body.
+
+    Raises:
+        InvalidResponseError: the body is empty, an HTML page, or not (complete) JSON.
+
+    >>> decode_json(Response(status=200, body=b'{"a": 1}'), source="x")
+    {'a': 1}
+    >>> decode_json(Response(status=200, body=b'{"a": '), source="x")
+    Traceback (most recent call last):
+    ...
+    citeledger.errors.InvalidResponseError: truncated or invalid JSON source=x status=200 attempt=1 detail='Expecting value: line 1 column 7 (char 6)'
+    """  # noqa: E501
+    body = response.body
+    if not body.strip():
+        raise invalid_response(response, "empty body where JSON was expected", source=source)
+    if _looks_like_html(body):
+        raise invalid_response(
+            response,
+            "HTML page where JSON was expected",
+            source=source,
+            detail=_detail(body, "text/html"),
+        )
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        # Keep the position: "char 1023 of 1024" is how a truncated body shows.
+        raise invalid_response(
+            response, "truncated or invalid JSON", source=source, detail=str(exc)
+        ) from None
+
+
+def decode_xml(response: Response, *, source: str) -> etree._Element:
+    """The XML root element of ``response``'s body, parsed by :func:`safe_xml`.
+
+    Raises:
+        InvalidResponseError: the body is empty, an HTML page, not well-formed XML, or XML
+            declaring entities (the underlying :class:`~citeledger.errors.UnsafeXMLError` is
+            chained as the cause).
+    """
+    body = response.body
+    if not body.strip():
+        raise invalid_response(response, "empty body where XML was expected", source=source)
+    if _looks_like_html(body):
+        raise invalid_response(
+            response,
+            "HTML page where XML was expected",
+            source=source,
+            detail=_detail(body, "text/html"),
+        )
+    try:
+        return safe_xml(body, source=source)
+    except UnsafeXMLError as exc:
+        raise invalid_response(
+            response, "unsafe XML refused", source=source, detail=str(exc)
+        ) from exc
+    except ParseError as exc:
+        raise invalid_response(
+            response, "invalid XML", source=source, detail=str(exc)[:200]
+        ) from None
+
+
+def join_url(base: str, path: str) -> str:
+    """``base`` (a service root, maybe with a path prefix) joined with ``path``.
+
+    >>> join_url("http://127.0.0.1:8080/", "/works")
+    'http://127.0.0.1:8080/works'
+    """
+    return base.rstrip("/") + "/" + path.lstrip("/")
+
+
+def make_transport(
+    transport: Transport | None,
+    *,
+    session: requests.Session | None = None,
+    policy: RetryPolicy | None = None,
+    min_interval: float = 0.0,
+    mailto: str | None = None,
+    user_agent: str | None = None,
+) -> Transport:
+    """The injected transport, or a :class:`RequestsTransport` built from the options."""
+    if transport is not None:
+        return transport
+    return RequestsTransport(
+        session,
+        policy=policy,
+        min_interval=min_interval,
+        user_agent=user_agent or default_user_agent(mailto),
+    )

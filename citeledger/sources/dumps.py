@@ -1,0 +1,543 @@
+"""Streaming readers for bulk dumps: OpenAlex works, the Crossref public data file, OpenCitations.
+
+For users who outgrow the APIs. Every reader is a generator that reads one record at a time, so
+memory stays constant whatever the dump's size:
+
+* :func:`iter_openalex_works`: the OpenAlex snapshot's works (``data/works/updated_date=*/
+  part_*.gz``), JSON Lines compressed with gzip; one dict per work.
+* :func:`iter_crossref_items`: the Crossref public data file, ``*.json.gz`` files each holding
+  ``{"items": [...]}`` (streamed element by element, never loaded whole) or ``*.jsonl.gz``.
+* :func:`iter_opencitations_csv`: OpenCitations Index CSV dumps (``.zip`` of CSVs, ``.csv.gz`` or
+  ``.csv``) as :class:`~citeledger.sources.opencitations.CitationLink` values, and
+  :func:`iter_opencitations_meta_csv`: OpenCitations Meta dumps as papers.
+
+Each takes a file, a directory (searched recursively, in sorted order) or a list of them, an
+optional ``progress`` callback (called with the number of records read so far, every
+``progress_every`` records and after each file) and limits that bound a hostile or broken file
+(a "gzip bomb" expands a few megabytes into terabytes):
+
+* ``max_record_bytes``: the largest single line / record (decompressed);
+* ``max_bytes``: the most decompressed bytes read in one call, over all files;
+* ``max_ratio``: the largest decompressed-to-compressed ratio of a file once it has expanded
+  past 64 MiB (real JSON and CSV compress 5-15x; a bomb of zeros ~1000x).
+
+Exceeding any limit raises :class:`~citeledger.errors.ParseError` naming the file.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import gzip
+import io
+import json
+import os
+import zipfile
+import zlib
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
+
+from attrs import frozen
+
+from citeledger.errors import ParseError
+from citeledger.sources.opencitations import CitationLink, link_from_row, paper_from_meta_row
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+    from citeledger.model import Paper
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_RATIO",
+    "DEFAULT_MAX_RECORD_BYTES",
+    "DumpLimits",
+    "iter_crossref_items",
+    "iter_openalex_works",
+    "iter_opencitations_csv",
+    "iter_opencitations_meta_csv",
+]
+
+_T = TypeVar("_T")
+
+#: Largest decompressed record (line) accepted: OpenAlex works with thousands of authorships
+#: reach a few megabytes; 32 MiB leaves a wide margin.
+DEFAULT_MAX_RECORD_BYTES: Final = 32 * 1024 * 1024
+#: Most decompressed bytes one call reads (all files together). The full OpenAlex works
+#: snapshot is larger: pass a bigger value (or None) deliberately when streaming all of it.
+DEFAULT_MAX_BYTES: Final = 256 * 1024**3
+#: Largest decompressed/compressed ratio of one file after :data:`RATIO_WARMUP` bytes.
+DEFAULT_MAX_RATIO: Final = 200.0
+#: Decompressed bytes a file may produce before its ratio is checked.
+RATIO_WARMUP: Final = 64 * 1024 * 1024
+
+_CHUNK: Final = 64 * 1024
+_GZIP_MAGIC: Final = b"\x1f\x8b"
+_ZIP_MAGIC: Final = b"PK\x03\x04"
+
+PathLike = str | os.PathLike[str]
+# Errors a corrupt or truncated compressed stream raises while being read.
+_CORRUPT: Final = (OSError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
+@frozen(kw_only=True)
+class DumpLimits:
+    """The bounds a dump reader enforces (see the module docs).
+
+    Args:
+        max_record_bytes: Largest decompressed record / line.
+        max_bytes: Most decompressed bytes per call (None: unbounded).
+        max_ratio: Largest decompressed/compressed ratio per file after 64 MiB (None: off).
+    """
+
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
+    max_bytes: int | None = DEFAULT_MAX_BYTES
+    max_ratio: float | None = DEFAULT_MAX_RATIO
+
+
+class _CountingReader(io.RawIOBase):
+    """A raw file wrapper counting the (compressed) bytes read from disk."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        super().__init__()
+        self._raw = raw
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return self._raw.seekable()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.count += n
+        return n
+
+
+class _Meter:
+    """Counts decompressed bytes of one call and enforces the limits."""
+
+    def __init__(self, limits: DumpLimits) -> None:
+        self.limits = limits
+        self.total = 0
+
+    def add(
+        self, n: int, *, name: str, file_bytes: int, compressed: _CountingReader | None
+    ) -> None:
+        self.total += n
+        lim = self.limits
+        if lim.max_bytes is not None and self.total > lim.max_bytes:
+            raise ParseError(
+                f"{name}: more than max_bytes={lim.max_bytes:,} decompressed bytes read "
+                "(a gzip bomb or a larger dump than expected; raise max_bytes deliberately)"
+            )
+        if (
+            lim.max_ratio is not None
+            and compressed is not None
+            and file_bytes > RATIO_WARMUP
+            and file_bytes > lim.max_ratio * max(compressed.count, 1)
+        ):
+            raise ParseError(
+                f"{name}: decompresses more than {lim.max_ratio:g}x ({file_bytes:,} bytes from "
+                f"{compressed.count:,}): refusing a likely gzip bomb"
+            )
+
+
+class _Source:
+    """One opened input: a decompressed binary stream plus what the meter needs."""
+
+    def __init__(
+        self, name: str, stream: IO[bytes] | io.BufferedIOBase, counter: _CountingReader | None
+    ) -> None:
+        self.name = name
+        self.stream = stream
+        self.counter = counter
+        self.bytes = 0
+
+
+def _files(paths: PathLike | Iterable[PathLike], patterns: tuple[str, ...]) -> list[Path]:
+    items: Iterable[PathLike] = [paths] if isinstance(paths, str | os.PathLike) else paths
+    out: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            out += sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(patterns))
+        else:
+            out.append(path)
+    return out
+
+
+def _opened(path: Path, member_suffixes: tuple[str, ...]) -> Iterator[_Source]:
+    """Open ``path`` (gzip, zip or plain, by magic bytes) and yield its decompressed streams."""
+    with path.open("rb") as fh:
+        magic = fh.read(4)
+        fh.seek(0)
+        counter = _CountingReader(fh)
+        if magic.startswith(_GZIP_MAGIC):
+            with gzip.GzipFile(fileobj=counter, mode="rb") as gz:
+                yield _Source(str(path), gz, counter)
+        elif magic.startswith(_ZIP_MAGIC):
+            with zipfile.ZipFile(counter) as zf:
+                for info in sorted(zf.infolist(), key=lambda i: i.filename):
+                    if info.is_dir() or not info.filename.endswith(member_suffixes):
+                        continue
+                    with zf.open(info) as member:
+                        yield _Source(f"{path}!{info.filename}", member, counter)
+        else:
+            yield _Source(str(path), fh, None)
+
+
+def _lines(src: _Source, meter: _Meter) -> Iterator[bytes]:
+    """Lines of a stream, each bounded by ``max_record_bytes``."""
+    cap = meter.limits.max_record_bytes
+    lineno = 0
+    while True:
+        try:
+            line = src.stream.readline(cap + 1)
+        except _CORRUPT as exc:
+            raise ParseError(f"{src.name}: corrupt or truncated compressed data: {exc}") from exc
+        if not line:
+            return
+        lineno += 1
+        src.bytes += len(line)
+        meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
+        if len(line) > cap:
+            raise ParseError(f"{src.name}: line {lineno} is longer than max_record_bytes={cap:,}")
+        yield line
+
+
+class _Counter:
+    def __init__(self, progress: Callable[[int], None] | None, every: int) -> None:
+        self.progress = progress
+        self.every = max(1, every)
+        self.n = 0
+
+    def tick(self) -> None:
+        self.n += 1
+        if self.progress is not None and self.n % self.every == 0:
+            self.progress(self.n)
+
+    def flush(self) -> None:
+        if self.progress is not None:
+            self.progress(self.n)
+
+
+def _json_lines(src: _Source, meter: _Meter, counter: _Counter) -> Iterator[dict[str, Any]]:
+    for lineno, line in enumerate(_lines(src, meter), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise ParseError(f"{src.name}: line {lineno} is not JSON: {exc}") from exc
+        if not isinstance(record, dict):
+            raise ParseError(f"{src.name}: line {lineno} is not a JSON object")
+        counter.tick()
+        yield record
+
+
+def iter_openalex_works(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 10_000,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    max_ratio: float | None = DEFAULT_MAX_RATIO,
+    parse: Callable[[dict[str, Any]], _T] | None = None,
+) -> Iterator[Any]:
+    """Stream the works of an OpenAlex snapshot (JSON Lines, gzip or plain).
+
+    Args:
+        paths: A ``part_*.gz`` file, a directory (``*.gz``, ``*.jsonl``, ``*.json`` files found
+            recursively, sorted) or a list of them.
+        progress: Called with the number of works read so far.
+        progress_every: Records between two progress calls.
+        max_record_bytes: Largest line (default 32 MiB).
+        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
+        max_ratio: Largest decompression ratio per file (default 200; None: off).
+        parse: Applied to each work dict (e.g. an OpenAlex work parser); dicts when None.
+
+    Yields:
+        One dict (or ``parse(dict)``) per work, in file order.
+
+    Raises:
+        ParseError: a line is not a JSON object, or a limit is exceeded.
+    """
+    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
+    meter, counter = _Meter(limits), _Counter(progress, progress_every)
+    for path in _files(paths, (".gz", ".jsonl", ".json")):
+        for src in _opened(path, (".jsonl", ".json")):
+            for record in _json_lines(src, meter, counter):
+                yield parse(record) if parse is not None else record
+        counter.flush()
+
+
+# --------------------------------------------------------------------------- Crossref
+
+
+class _JSONStream:
+    """Incremental reader of one large JSON document, value by value, in bounded memory."""
+
+    def __init__(self, src: _Source, meter: _Meter) -> None:
+        self.src = src
+        self.meter = meter
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.json = json.JSONDecoder()
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+
+    def fill(self, want: int = _CHUNK) -> bool:
+        if self.eof:
+            return False
+        try:
+            data = self.src.stream.read(want)
+        except _CORRUPT as exc:
+            raise ParseError(
+                f"{self.src.name}: corrupt or truncated compressed data: {exc}"
+            ) from exc
+        self.src.bytes += len(data)
+        self.meter.add(
+            len(data), name=self.src.name, file_bytes=self.src.bytes, compressed=self.src.counter
+        )
+        if self.pos > _CHUNK:
+            self.buf, self.pos = self.buf[self.pos :], 0
+        try:
+            self.buf += self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"{self.src.name}: not UTF-8: {exc}") from exc
+        if not data:
+            self.eof = True
+        return bool(data)
+
+    def peek(self) -> str:
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
+                self.pos += 1
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if not self.fill():
+                raise ParseError(f"{self.src.name}: unexpected end of JSON")
+
+    def expect(self, chars: str) -> str:
+        c = self.peek()
+        if c not in chars:
+            raise ParseError(f"{self.src.name}: expected one of {chars!r} in JSON, found {c!r}")
+        self.pos += 1
+        return c
+
+    def value(self) -> Any:
+        self.peek()
+        cap = self.meter.limits.max_record_bytes
+        while True:
+            try:
+                obj, end = self.json.raw_decode(self.buf, self.pos)
+            except ValueError as exc:
+                if self.eof:
+                    raise ParseError(f"{self.src.name}: invalid or truncated JSON: {exc}") from exc
+                if len(self.buf) - self.pos > cap:
+                    raise ParseError(
+                        f"{self.src.name}: a JSON value is longer than max_record_bytes={cap:,}"
+                    ) from exc
+                # Read as much again as is pending, so a large value costs O(log n) re-parses.
+                self.fill(max(_CHUNK, len(self.buf) - self.pos))
+                continue
+            if end == len(self.buf) and not self.eof and not isinstance(obj, dict | list | str):
+                # A number at the buffer's end may continue in the next chunk.
+                self.fill()
+                continue
+            self.pos = end
+            return obj
+
+
+def _json_items(
+    src: _Source, meter: _Meter, counter: _Counter, key: str
+) -> Iterator[dict[str, Any]]:
+    """Elements of the array under top-level ``key`` of one JSON object."""
+    stream = _JSONStream(src, meter)
+    stream.expect("{")
+    if stream.peek() == "}":
+        return
+    while True:
+        name = stream.value()
+        if not isinstance(name, str):
+            raise ParseError(f"{src.name}: JSON object key is not a string")
+        stream.expect(":")
+        if name == key:
+            stream.expect("[")
+            if stream.peek() == "]":
+                return
+            while True:
+                item = stream.value()
+                if not isinstance(item, dict):
+                    raise ParseError(f"{src.name}: an element of {key!r} is not an object")
+                counter.tick()
+                yield item
+                if stream.expect(",]") == "]":
+                    return
+        stream.value()  # another top-level field: read and drop
+        if stream.expect(",}") == "}":
+            return
+
+
+def iter_crossref_items(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 10_000,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    max_ratio: float | None = DEFAULT_MAX_RATIO,
+    parse: Callable[[dict[str, Any]], _T] | None = None,
+) -> Iterator[Any]:
+    """Stream the work records of the Crossref public data file.
+
+    ``*.json(.gz)`` files hold one object ``{"items": [...]}``; its array is read element by
+    element. ``*.jsonl(.gz)`` files hold one work per line.
+
+    Args:
+        paths: A file, a directory (searched recursively for ``.json.gz``, ``.jsonl.gz``,
+            ``.json``, ``.jsonl``) or a list of them.
+        progress: Called with the number of records read so far.
+        progress_every: Records between two progress calls.
+        max_record_bytes: Largest record (default 32 MiB).
+        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
+        max_ratio: Largest decompression ratio per file (default 200; None: off).
+        parse: Applied to each item dict (e.g. a Crossref work parser); dicts when None.
+
+    Raises:
+        ParseError: invalid JSON, an element that is not an object, or a limit exceeded.
+    """
+    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
+    meter, counter = _Meter(limits), _Counter(progress, progress_every)
+    for path in _files(paths, (".json.gz", ".jsonl.gz", ".json", ".jsonl")):
+        lines = ".jsonl" in path.name
+        for src in _opened(path, (".json", ".jsonl")):
+            records = (
+                _json_lines(src, meter, counter)
+                if lines
+                else _json_items(src, meter, counter, "items")
+            )
+            for record in records:
+                yield parse(record) if parse is not None else record
+        counter.flush()
+
+
+# --------------------------------------------------------------------------- OpenCitations
+
+
+def _csv_records(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    required: tuple[str, ...],
+    what: str,
+    convert: Callable[[dict[str, str]], _T],
+    progress: Callable[[int], None] | None,
+    progress_every: int,
+    limits: DumpLimits,
+) -> Iterator[_T]:
+    meter, counter = _Meter(limits), _Counter(progress, progress_every)
+    for path in _files(paths, (".zip", ".csv.gz", ".csv")):
+        for src in _opened(path, (".csv",)):
+            text = (
+                line.decode("utf-8-sig" if i == 0 else "utf-8")
+                for i, line in enumerate(_lines(src, meter))
+            )
+            reader = csv.DictReader(text)
+            try:
+                header = reader.fieldnames or []
+                if any(col not in header for col in required):
+                    raise ParseError(
+                        f"{src.name}: not an OpenCitations {what} CSV (header {header})"
+                    )
+                for row in reader:
+                    try:
+                        record = convert(row)
+                    except ParseError as exc:
+                        raise ParseError(f"{src.name}: line {reader.line_num}: {exc}") from exc
+                    counter.tick()
+                    yield record
+            except (csv.Error, UnicodeDecodeError) as exc:
+                raise ParseError(
+                    f"{src.name}: malformed CSV at line {reader.line_num}: {exc}"
+                ) from exc
+        counter.flush()
+
+
+def iter_opencitations_csv(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 10_000,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    max_ratio: float | None = DEFAULT_MAX_RATIO,
+) -> Iterator[CitationLink]:
+    """Stream the citations of OpenCitations CSV dumps (Index v2 or COCI).
+
+    The header names the columns (``id``/``oci``, ``citing``, ``cited``, ``creation``,
+    ``timespan``, ``journal_sc``, ``author_sc``); zip archives are read member by member.
+
+    Args:
+        paths: A ``.zip``, ``.csv.gz`` or ``.csv`` file, a directory of them, or a list.
+        progress: Called with the number of citations read so far.
+        progress_every: Records between two progress calls.
+        max_record_bytes: Largest line (default 32 MiB).
+        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
+        max_ratio: Largest decompression ratio per file (default 200; None: off).
+
+    Raises:
+        ParseError: a file without ``citing``/``cited`` columns, a bad row, or a limit exceeded.
+    """
+    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
+    return _csv_records(
+        paths,
+        required=("citing", "cited"),
+        what="citation",
+        convert=link_from_row,
+        progress=progress,
+        progress_every=progress_every,
+        limits=limits,
+    )
+
+
+def iter_opencitations_meta_csv(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 10_000,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    max_ratio: float | None = DEFAULT_MAX_RATIO,
+) -> Iterator[Paper]:
+    """Stream the works of OpenCitations Meta CSV dumps as :class:`~citeledger.model.Paper`.
+
+    Columns: ``id, title, author, issue, volume, venue, page, pub_date, type, publisher,
+    editor`` (see :func:`~citeledger.sources.opencitations.paper_from_meta_row`). Arguments as
+    :func:`iter_opencitations_csv`.
+
+    Raises:
+        ParseError: a file without ``id``/``title`` columns, a bad row, or a limit exceeded.
+    """
+    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
+    return _csv_records(
+        paths,
+        required=("id", "title"),
+        what="Meta",
+        convert=paper_from_meta_row,
+        progress=progress,
+        progress_every=progress_every,
+        limits=limits,
+    )

@@ -1,0 +1,516 @@
+"""Retraction data: the Retraction Watch CSV (a local file) and openretractions.com records.
+
+The Retraction Watch database is distributed as one CSV file (Crossref Labs export, ~50-60 MB)
+whose header is::
+
+    Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,
+    RetractionDate,RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,
+    OriginalPaperPubMedID,RetractionNature,Reason,Paywalled,Notes
+
+Multi-valued cells end each value with ``;`` (reasons also start with ``+``), dates are US style
+``M/D/YYYY 0:00``, and a PubMed id of ``0`` means none. Each row becomes a
+:class:`RetractionWatchRecord` and one :class:`~citeledger.model.Event` whose ``kind`` comes
+from ``RetractionNature`` and whose ``label`` keeps it verbatim.
+
+:class:`RetractionWatchSource` indexes the file once (by DOI and PubMed id) and answers
+``events(identifier)`` with a :class:`~citeledger.model.NoticeCheck`.
+
+openretractions.com records (:func:`parse_open_retractions`) carry a ``retracted`` flag and a
+list of typed updates that can disagree (a record flagged retracted whose only update is typed
+``erratum``); each update and the flag become separate events so the disagreement stays visible.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from attrs import frozen
+
+from citeledger.errors import InvalidIdentifier, ParseError
+from citeledger.identifiers import DOI, PMID, ArxivId, Identifier, normalize_doi, parse_identifier
+from citeledger.model import Event, EventKind, Measurement, NoticeCheck, Paper, Reference
+from citeledger.sources import Capability, unsupported
+from citeledger.sources._common import as_identifier
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
+
+    from citeledger.model import Observation
+
+__all__ = [
+    "RETRACTION_WATCH_COLUMNS",
+    "RetractionWatchIndex",
+    "RetractionWatchRecord",
+    "RetractionWatchSource",
+    "event_kind",
+    "iter_retraction_watch",
+    "open_retractions_check",
+    "parse_open_retractions",
+    "parse_retraction_watch",
+]
+
+NAME: Final = "retractionwatch"
+OPEN_RETRACTIONS: Final = "openretractions"
+
+#: The columns of the Retraction Watch CSV, in file order.
+RETRACTION_WATCH_COLUMNS: Final = (
+    "Record ID",
+    "Title",
+    "Subject",
+    "Institution",
+    "Journal",
+    "Publisher",
+    "Country",
+    "Author",
+    "URLS",
+    "ArticleType",
+    "RetractionDate",
+    "RetractionDOI",
+    "RetractionPubMedID",
+    "OriginalPaperDate",
+    "OriginalPaperDOI",
+    "OriginalPaperPubMedID",
+    "RetractionNature",
+    "Reason",
+    "Paywalled",
+    "Notes",
+)
+# Without these a row cannot be placed; the rest are kept when present.
+_REQUIRED: Final = ("Record ID", "OriginalPaperDOI", "OriginalPaperPubMedID", "RetractionNature")
+
+# Labels as the sources write them (case and spacing vary) -> the model's kinds.
+_KINDS: Final = {
+    "retraction": EventKind.RETRACTION,
+    "retracted": EventKind.RETRACTION,
+    "correction": EventKind.CORRECTION,
+    "corrigendum": EventKind.CORRECTION,
+    "expression of concern": EventKind.EXPRESSION_OF_CONCERN,
+    "expression_of_concern": EventKind.EXPRESSION_OF_CONCERN,
+    "reinstatement": EventKind.REINSTATEMENT,
+    "erratum": EventKind.ERRATUM,
+    "withdrawal": EventKind.WITHDRAWAL,
+    "withdrawn": EventKind.WITHDRAWAL,
+    "addendum": EventKind.ADDENDUM,
+}
+_US_DATE_RE: Final = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?$")
+
+
+def event_kind(label: str | None) -> EventKind:
+    """The event kind of a source's label; unknown labels are ``other`` (the label is kept).
+
+    >>> event_kind("Expression of concern").value
+    'expression_of_concern'
+    >>> event_kind("Retraction and Replacement").value
+    'other'
+    """
+    key = " ".join((label or "").replace("-", " ").split()).lower()
+    return _KINDS.get(key, _KINDS.get(key.replace(" ", "_"), EventKind.OTHER))
+
+
+def _date(text: str | None) -> dt.date | None:
+    """``8/16/2023 0:00`` (US month first), ``8/16/2023`` or ISO ``2023-08-16``."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    m = _US_DATE_RE.match(text)
+    try:
+        if m:
+            return dt.date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def _doi(text: str | None) -> DOI | None:
+    text = (text or "").strip()
+    # Retraction Watch writes "unavailable" / "Unavailable" where there is no DOI.
+    if not text or text.lower() in ("unavailable", "na", "n/a", "none", "0"):
+        return None
+    try:
+        return normalize_doi(text)
+    except InvalidIdentifier:
+        return None
+
+
+def _pmid(text: str | None) -> PMID | None:
+    text = (text or "").strip()
+    if not text or text == "0":  # 0 means "no PubMed id"
+        return None
+    try:
+        ident = parse_identifier(text, "pmid")
+    except InvalidIdentifier:
+        return None
+    return ident if isinstance(ident, PMID) else None
+
+
+def _multi(text: str | None) -> tuple[str, ...]:
+    """Split a ``;``-terminated multi-value cell; reasons lose their ``+`` prefix."""
+    return tuple(
+        p.strip().lstrip("+").strip()
+        for p in (text or "").split(";")
+        if p.strip().lstrip("+").strip()
+    )
+
+
+@frozen(kw_only=True)
+class RetractionWatchRecord:
+    """One row of the Retraction Watch CSV.
+
+    Args:
+        record_id: ``Record ID``.
+        title: Title of the original paper.
+        journal: Journal.
+        publisher: Publisher.
+        original_doi: ``OriginalPaperDOI`` (None when "unavailable").
+        original_pmid: ``OriginalPaperPubMedID`` (None when 0).
+        original_date: ``OriginalPaperDate``.
+        notice_doi: ``RetractionDOI`` of the notice.
+        notice_pmid: ``RetractionPubMedID`` of the notice.
+        date: ``RetractionDate``.
+        nature: ``RetractionNature``, verbatim ("Retraction", "Expression of concern", ...).
+        reasons: ``Reason`` values without the ``+`` prefixes.
+        article_types: ``ArticleType`` values.
+        urls: ``URLS`` values.
+        notes: ``Notes``.
+    """
+
+    record_id: str
+    title: str | None = None
+    journal: str | None = None
+    publisher: str | None = None
+    original_doi: DOI | None = None
+    original_pmid: PMID | None = None
+    original_date: dt.date | None = None
+    notice_doi: DOI | None = None
+    notice_pmid: PMID | None = None
+    date: dt.date | None = None
+    nature: str = ""
+    reasons: tuple[str, ...] = ()
+    article_types: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+    notes: str | None = None
+
+    @property
+    def subject(self) -> Identifier | None:
+        """The original paper's DOI, else its PubMed id."""
+        return self.original_doi or self.original_pmid
+
+    def event(self) -> Event:
+        """This row as an event about the original paper."""
+        return Event(
+            kind=event_kind(self.nature),
+            subject=self.subject,
+            notice=self.notice_doi or self.notice_pmid,
+            date=self.date,
+            source=NAME,
+            label=self.nature or None,
+            reason="; ".join(self.reasons) or None,
+        )
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, str | None]) -> RetractionWatchRecord:
+        """A record from one CSV row (a ``csv.DictReader`` mapping)."""
+
+        def cell(name: str) -> str | None:
+            value = (row.get(name) or "").strip()
+            return value or None
+
+        return cls(
+            record_id=cell("Record ID") or "",
+            title=cell("Title"),
+            journal=cell("Journal"),
+            publisher=cell("Publisher"),
+            original_doi=_doi(cell("OriginalPaperDOI")),
+            original_pmid=_pmid(cell("OriginalPaperPubMedID")),
+            original_date=_date(cell("OriginalPaperDate")),
+            notice_doi=_doi(cell("RetractionDOI")),
+            notice_pmid=_pmid(cell("RetractionPubMedID")),
+            date=_date(cell("RetractionDate")),
+            nature=cell("RetractionNature") or "",
+            reasons=_multi(cell("Reason")),
+            article_types=_multi(cell("ArticleType")),
+            urls=_multi(cell("URLS")),
+            notes=cell("Notes"),
+        )
+
+
+def iter_retraction_watch(lines: Iterable[str]) -> Iterator[RetractionWatchRecord]:
+    """Stream records from the lines of a Retraction Watch CSV (header first).
+
+    Raises:
+        ParseError: the header lacks a required column, or the CSV is malformed.
+    """
+    reader = csv.DictReader(lines)
+    try:
+        header = reader.fieldnames
+    except csv.Error as exc:
+        raise ParseError(f"retractionwatch: unreadable CSV header: {exc}") from exc
+    if header is None:
+        return
+    header = [h.lstrip("\ufeff").strip() for h in header]
+    reader.fieldnames = header
+    missing = [c for c in _REQUIRED if c not in header]
+    if missing:
+        raise ParseError(f"retractionwatch: not a Retraction Watch CSV (missing columns {missing})")
+    try:
+        for row in reader:
+            if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                continue
+            yield RetractionWatchRecord.from_row(row)
+    except csv.Error as exc:
+        raise ParseError(
+            f"retractionwatch: malformed CSV at line {reader.line_num}: {exc}"
+        ) from exc
+
+
+def _decode(body: bytes) -> str:
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Older Retraction Watch exports were written in Windows-1252.
+        return body.decode("cp1252", errors="replace")
+
+
+def parse_retraction_watch(body: bytes) -> list[RetractionWatchRecord]:
+    r"""Parse a whole Retraction Watch CSV.
+
+    >>> rows = parse_retraction_watch(
+    ...     b"Record ID,OriginalPaperDOI,OriginalPaperPubMedID,RetractionNature,RetractionDate\n"
+    ...     b"1,10.1155/X,0,Retraction,8/16/2023 0:00\n"
+    ... )
+    >>> str(rows[0].original_doi), rows[0].original_pmid, rows[0].date.isoformat()
+    ('doi:10.1155/x', None, '2023-08-16')
+
+    Raises:
+        ParseError: not a Retraction Watch CSV.
+    """
+    return list(iter_retraction_watch(io.StringIO(_decode(body), newline="")))
+
+
+def _lookup_keys(identifier: Identifier) -> list[str]:
+    if isinstance(identifier, ArxivId):
+        # Retraction Watch lists DOIs; an arXiv paper's DOI is its DataCite DOI.
+        return [str(identifier.unversioned().as_doi())]
+    return [str(identifier)]
+
+
+class RetractionWatchIndex:
+    """Records of a Retraction Watch CSV indexed by original-paper DOI and PubMed id.
+
+    Args:
+        records: The records (any iterable; read once).
+    """
+
+    def __init__(self, records: Iterable[RetractionWatchRecord]) -> None:
+        self._by_key: dict[str, list[RetractionWatchRecord]] = {}
+        self.size = 0
+        for record in records:
+            self.size += 1
+            for ident in (record.original_doi, record.original_pmid):
+                if ident is not None:
+                    bucket = self._by_key.setdefault(str(ident), [])
+                    if record not in bucket:
+                        bucket.append(record)
+
+    def records(self, identifier: Identifier | str) -> list[RetractionWatchRecord]:
+        """Every record whose original paper is ``identifier`` (a DOI, PMID or arXiv id)."""
+        ident = as_identifier(identifier)
+        found: list[RetractionWatchRecord] = []
+        for key in _lookup_keys(ident):
+            found += [r for r in self._by_key.get(key, []) if r not in found]
+        return found
+
+    def __len__(self) -> int:
+        return self.size
+
+
+def _file_date(path: Path) -> dt.datetime:
+    return dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.UTC)
+
+
+class RetractionWatchSource:
+    """A local Retraction Watch CSV as a :class:`~citeledger.sources.Source` (events only).
+
+    Args:
+        path: The CSV file (the Crossref Labs export).
+        as_of: The data date to report as ``checked``; the file's modification time when None.
+        encoding: The file's text encoding; UTF-8 (falling back to Windows-1252) when None.
+
+    The file is read and indexed once, on the first question.
+    """
+
+    name = NAME
+    capabilities = frozenset({Capability.EVENTS})
+
+    def __init__(
+        self,
+        *,
+        path: str | Path,
+        as_of: dt.datetime | None = None,
+        encoding: str | None = None,
+    ) -> None:
+        self.path = Path(path)
+        if as_of is not None and (as_of.tzinfo is None or as_of.utcoffset() is None):
+            raise ValueError("as_of must be an aware datetime")
+        self._as_of = as_of
+        self._encoding = encoding
+        self._index: RetractionWatchIndex | None = None
+
+    def __repr__(self) -> str:
+        return f"RetractionWatchSource(path={str(self.path)!r})"
+
+    @property
+    def checked(self) -> dt.datetime:
+        """The data date reported with every answer."""
+        return self._as_of if self._as_of is not None else _file_date(self.path)
+
+    @property
+    def index(self) -> RetractionWatchIndex:
+        """The index, built on first use."""
+        if self._index is None:
+            body = self.path.read_bytes()
+            text = body.decode(self._encoding) if self._encoding else _decode(body)
+            self._index = RetractionWatchIndex(iter_retraction_watch(io.StringIO(text, newline="")))
+        return self._index
+
+    def events(self, identifier: Identifier | str) -> NoticeCheck:
+        """Events Retraction Watch lists for the work, or "none found as of" the data date.
+
+        DOIs and PubMed ids are looked up (an arXiv id by its DataCite DOI); for other schemes
+        the answer is "unavailable", never a clean "none found".
+        """
+        ident = as_identifier(identifier)
+        if not isinstance(ident, DOI | PMID | ArxivId):
+            return NoticeCheck.unavailable(
+                f"Retraction Watch indexes DOIs and PubMed ids, not {ident.scheme.value} ids",
+                sources=(NAME,),
+                subject=ident,
+            )
+        records = self.index.records(ident)
+        if records:
+            return NoticeCheck.found(
+                [r.event() for r in records], sources=(NAME,), checked=self.checked, subject=ident
+            )
+        return NoticeCheck.none_found(sources=(NAME,), checked=self.checked, subject=ident)
+
+    def paper(self, identifier: Identifier | str) -> Paper | None:  # noqa: ARG002 - protocol
+        """Unsupported."""
+        raise unsupported(NAME, Capability.PAPER)
+
+    def references(self, identifier: Identifier | str) -> list[Reference]:  # noqa: ARG002
+        """Unsupported."""
+        raise unsupported(NAME, Capability.REFERENCES)
+
+    def citations(self, identifier: Identifier | str) -> Iterator[Observation]:  # noqa: ARG002
+        """Unsupported."""
+        raise unsupported(NAME, Capability.CITATIONS)
+
+    def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:  # noqa: ARG002
+        """Unsupported."""
+        raise unsupported(NAME, Capability.CITATION_COUNTS)
+
+    def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:  # noqa: ARG002
+        """Unsupported."""
+        raise unsupported(NAME, Capability.SEARCH)
+
+
+# --------------------------------------------------------------------------- openretractions
+
+
+def _ms_date(value: object) -> dt.date | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return dt.datetime.fromtimestamp(value / 1000, tz=dt.UTC).date()
+    return None
+
+
+def _or_doi(data: object) -> DOI | None:
+    if isinstance(data, dict):
+        return _doi(str(data.get("doi") or ""))
+    return None
+
+
+def parse_open_retractions(body: bytes) -> list[Event]:
+    """Events of one openretractions.com record (``/api/doi/{doi}/data.json``).
+
+    Each update becomes its own event, typed by its own label. The record's ``retracted``
+    flag becomes one more event (label ``retracted: true``); when no update is typed as a
+    retraction, that event's ``reason`` says the labels disagree, so neither label is trusted
+    alone.
+
+    >>> evs = parse_open_retractions(
+    ...     b'{"retracted": true, "identifier": {"doi": "10.1/a"},'
+    ...     b' "updates": [{"type": "erratum", "identifier": {"doi": "10.1/n"}}]}'
+    ... )
+    >>> [(e.kind.value, e.label) for e in evs]
+    [('erratum', 'erratum'), ('retraction', 'retracted: true')]
+
+    Raises:
+        ParseError: not a JSON object with an ``identifier``.
+    """
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ParseError(f"openretractions: not JSON ({exc})") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("identifier"), dict):
+        raise ParseError("openretractions: expected an object with an 'identifier'")
+    subject = _or_doi(data["identifier"])
+    events: list[Event] = []
+    labels: list[str] = []
+    for update in data.get("updates") or []:
+        if not isinstance(update, dict):
+            raise ParseError("openretractions: an update is not an object")
+        label = str(update.get("type") or "").strip() or None
+        if label:
+            labels.append(label)
+        events.append(
+            Event(
+                kind=event_kind(label),
+                subject=subject,
+                notice=_or_doi(update.get("identifier")),
+                date=_ms_date(update.get("timestamp")),
+                source=OPEN_RETRACTIONS,
+                label=label,
+            )
+        )
+    if data.get("retracted") is True:
+        typed = any(event_kind(label) is EventKind.RETRACTION for label in labels)
+        reason = None
+        if not typed:
+            shown = ", ".join(labels) or "none"
+            reason = (
+                f"the record is flagged retracted but its updates are typed {shown}: "
+                "the source's labels disagree"
+            )
+        events.append(
+            Event(
+                kind=EventKind.RETRACTION,
+                subject=subject,
+                date=_ms_date(data.get("timestamp")),
+                source=OPEN_RETRACTIONS,
+                label="retracted: true",
+                reason=reason,
+            )
+        )
+    return events
+
+
+def open_retractions_check(body: bytes, *, checked: dt.datetime) -> NoticeCheck:
+    """An openretractions.com record as a notice check (found, or none found as of ``checked``).
+
+    The record carries no check time of its own; ``checked`` is when the caller fetched it.
+    """
+    events = parse_open_retractions(body)
+    subject = events[0].subject if events else _or_doi(json.loads(body).get("identifier"))
+    if events:
+        return NoticeCheck.found(
+            events, sources=(OPEN_RETRACTIONS,), checked=checked, subject=subject
+        )
+    return NoticeCheck.none_found(sources=(OPEN_RETRACTIONS,), checked=checked, subject=subject)

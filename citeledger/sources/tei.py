@@ -1,0 +1,209 @@
+"""Reference lists and paper metadata from GROBID TEI XML.
+
+GROBID writes the bibliography of a PDF as ``<listBibl>`` of ``<biblStruct xml:id="b0">``: an
+``<analytic>`` part (the cited article: title, authors) when the work is part of a larger one, a
+``<monogr>`` part (journal, proceedings or book: title, ``<imprint>`` with date, volume, pages,
+publisher), ``<idno>`` identifiers when it found any, and the reference string it parsed as
+``<note type="raw_reference">``. :func:`parse_tei_references` returns them as
+:class:`~citeledger.model.Reference` values in order (``position`` 1, 2, 3..., ``key`` the
+``xml:id``, ``raw`` the raw reference). :func:`parse_tei_paper` reads the header.
+
+All XML goes through :func:`~citeledger.sources._xml.safe_xml`.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Final
+
+from citeledger.identifiers import Scheme
+from citeledger.model import Author, Paper, Reference
+from citeledger.sources._xml import safe_xml
+from citeledger.sources.jats import _descendants, _flat, _ident, _kid, _kids, _local, _split
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from citeledger.identifiers import Identifier, MalformedFragment
+
+__all__ = ["parse_tei_paper", "parse_tei_references"]
+
+_XML_ID: Final = "{http://www.w3.org/XML/1998/namespace}id"
+# GROBID idno types -> citeledger schemes (case-insensitive).
+_IDNO_SCHEMES: Final = {
+    "doi": Scheme.DOI,
+    "arxiv": Scheme.ARXIV,
+    "pmid": Scheme.PMID,
+    "pmcid": Scheme.PMCID,
+}
+_YEAR_RE: Final = re.compile(r"\d{4}")
+
+
+def _person(author: etree._Element) -> Author | None:
+    pers = _kid(author, "persName")
+    if pers is None:
+        raw = _flat(_kid(author, "orgName"))
+        return Author(raw=raw) if raw else None
+    given = " ".join(t for f in _kids(pers, "forename") if (t := _flat(f)))
+    family = _flat(_kid(pers, "surname"))
+    if not (given or family):
+        return None
+    return Author(family=family, given=given or None)
+
+
+def _authors(part: etree._Element | None) -> list[Author]:
+    if part is None:
+        return []
+    return [a for el in _kids(part, "author") if (a := _person(el)) is not None]
+
+
+def _title(part: etree._Element | None) -> str | None:
+    if part is None:
+        return None
+    titles = list(_kids(part, "title"))
+    main = next((t for t in titles if t.get("type") == "main"), titles[0] if titles else None)
+    return _flat(main)
+
+
+def _year(imprint: etree._Element | None) -> str | None:
+    if imprint is None:
+        return None
+    for date in _kids(imprint, "date"):
+        when = date.get("when") or _flat(date) or ""
+        m = _YEAR_RE.search(when)
+        if m:
+            return m.group(0)
+    return None
+
+
+def _identifiers(el: etree._Element) -> tuple[list[Identifier], list[MalformedFragment]]:
+    return _split(
+        _ident(_flat(idno), _IDNO_SCHEMES[t])
+        for idno in _descendants(el, "idno")
+        if (t := (idno.get("type") or "").lower()) in _IDNO_SCHEMES
+    )
+
+
+def _reference(bibl: etree._Element, position: int) -> Reference:
+    analytic = _kid(bibl, "analytic")
+    monogr = _kid(bibl, "monogr")
+    imprint = _kid(monogr, "imprint")
+    title = _title(analytic)
+    venue = _title(monogr)
+    if title is None:
+        # No analytic part: the monograph itself is the cited work.
+        title, venue = venue, None
+    authors = _authors(analytic) or _authors(monogr)
+    scopes = {s.get("unit"): s for s in _kids(imprint, "biblScope")} if imprint is not None else {}
+    page = scopes.get("page")
+    first = last = None
+    if page is not None:
+        first = page.get("from") or _flat(page)
+        last = page.get("to")
+    ids, bad = _identifiers(bibl)
+    extra: list[tuple[str, str]] = []
+    publisher = _flat(_kid(imprint, "publisher"))
+    if publisher:
+        extra.append(("publisher", publisher))
+    for note in _kids(bibl, "note"):
+        text = _flat(note)
+        if text and note.get("type") != "raw_reference":
+            extra.append(("note", text))
+    raw = next((_flat(n) for n in _kids(bibl, "note") if n.get("type") == "raw_reference"), None)
+    return Reference(
+        position=position,
+        raw=raw,
+        key=bibl.get(_XML_ID),
+        title=title,
+        authors=authors,
+        year=_year(imprint),
+        venue=venue,
+        volume=_flat(scopes.get("volume")),
+        issue=_flat(scopes.get("issue")),
+        first_page=first,
+        last_page=last,
+        identifiers=ids,
+        malformed=bad,
+        extra=extra,
+    )
+
+
+def parse_tei_references(body: bytes) -> list[Reference]:
+    """Every ``<biblStruct>`` of the document's ``<listBibl>``, in order.
+
+    >>> refs = parse_tei_references(
+    ...     b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back><listBibl>'
+    ...     b'<biblStruct xml:id="b0"><analytic><title level="a" type="main">Deep nets</title>'
+    ...     b'<author><persName><forename type="first">Ada</forename><surname>Lovelace</surname>'
+    ...     b'</persName></author></analytic><monogr><title level="m">NAACL</title>'
+    ...     b'<imprint><date type="published" when="2018"/></imprint></monogr>'
+    ...     b"</biblStruct></listBibl></back></text></TEI>"
+    ... )
+    >>> r = refs[0]
+    >>> r.position, r.key, r.title, r.venue, r.year, r.authors[0].family
+    (1, 'b0', 'Deep nets', 'NAACL', 2018, 'Lovelace')
+
+    Raises:
+        ParseError: not well-formed XML.
+        UnsafeXMLError: the document declares entities.
+    """
+    root = safe_xml(body, source="tei")
+    bibls = [
+        b
+        for lst in root.iter()
+        if _local(lst) == "listBibl" and not _in_header(lst)
+        for b in _kids(lst, "biblStruct")
+    ]
+    return [_reference(b, i) for i, b in enumerate(bibls, start=1)]
+
+
+def _in_header(el: etree._Element) -> bool:
+    parent = el.getparent()
+    while parent is not None:
+        if _local(parent) == "teiHeader":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def parse_tei_paper(body: bytes) -> Paper | None:
+    """The paper's own metadata from the ``teiHeader``, or None when there is no header.
+
+    >>> p = parse_tei_paper(
+    ...     b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt>'
+    ...     b'<title level="a" type="main">Literature Graph</title></titleStmt>'
+    ...     b"</fileDesc></teiHeader></TEI>"
+    ... )
+    >>> p.title
+    'Literature Graph'
+
+    Raises:
+        ParseError: not well-formed XML.
+        UnsafeXMLError: the document declares entities.
+    """
+    root = safe_xml(body, source="tei")
+    header = _kid(root, "teiHeader")
+    if header is None:
+        return None
+    file_desc = _kid(header, "fileDesc")
+    title = _title(_kid(file_desc, "titleStmt"))
+    source_bibl = _kid(_kid(file_desc, "sourceDesc"), "biblStruct")
+    authors = _authors(_kid(source_bibl, "analytic")) if source_bibl is not None else []
+    ids: list[Identifier] = []
+    year = None
+    if source_bibl is not None:
+        ids, _ = _identifiers(source_bibl)
+        year = _year(_kid(_kid(source_bibl, "monogr"), "imprint"))
+    if year is None:
+        year = _year(_kid(file_desc, "publicationStmt"))
+    abstract = _flat(_kid(_kid(header, "profileDesc"), "abstract"))
+    return Paper(
+        identifiers=ids,
+        title=title,
+        authors=authors,
+        year=year,
+        abstract=abstract,
+        source="grobid",
+    )

@@ -1,0 +1,133 @@
+"""Property tests of the model's invariants, drawn with citeledger.testing.strategies."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import citeledger as cl
+from citeledger.model import Author, Measurement, Observation, Paper, replace
+from citeledger.testing import strategies as cst
+
+
+def _families(authors: tuple[Author, ...]) -> list[str | None]:
+    return [a.family for a in authors]
+
+
+@given(st.lists(cst.authors(), min_size=1, max_size=6))
+def test_author_strings_in_every_common_style_split_back(people: list[Author]) -> None:
+    families = [a.family for a in people]
+    styles = [
+        " and ".join(f"{a.family}, {a.given}" for a in people),  # "Smith, John and Doe, Kate"
+        "; ".join(f"{a.family}, {a.given}" for a in people),
+        ", ".join(f"{a.family}, {a.given}" for a in people),  # "Smith, John, Doe, Kate"
+        " and ".join(f"{a.given} {a.family}" for a in people),  # "John Smith and Kate Doe"
+        " , ".join(f"{a.given} {a.family}" for a in people),  # "John Smith , Kate Doe"
+    ]
+    for text in styles:
+        assert _families(Paper(authors=text).authors) == families, text
+
+
+@given(st.lists(cst.authors(), min_size=1, max_size=6))
+def test_vancouver_author_strings_split_back(people: list[Author]) -> None:
+    # "Smith J, Doe K": family followed by the upper-case initials of the given names.
+    def initials(a: Author) -> str:
+        return "".join(p[0] for p in (a.given or "").replace("-", " ").split()).upper()
+
+    text = ", ".join(f"{a.family} {initials(a)}" for a in people)
+    parsed = Paper(authors=text).authors
+    assert _families(parsed) == [a.family for a in people], text
+    assert [a.given for a in parsed] == [initials(a) for a in people]
+
+
+@given(cst.arxiv_ids(), st.integers(1, 40), st.integers(1, 40))
+def test_paper_key_is_one_for_every_arxiv_version_and_its_doi(
+    arxiv: cl.ArxivId, v1: int, v2: int
+) -> None:
+    keys = {
+        Paper(identifiers=[arxiv.with_version(v1)]).key,
+        Paper(identifiers=[arxiv.with_version(v2)]).key,
+        Paper(identifiers=[arxiv.unversioned()]).key,
+        Paper(identifiers=[arxiv.as_doi()]).key,
+    }
+    assert len(keys) == 1
+
+
+@given(cst.observations(), cst.utc_datetimes())
+def test_observation_ids_ignore_when_and_how_it_was_seen(
+    obs: Observation, when: dt.datetime
+) -> None:
+    again = Observation(
+        direction=obs.direction,
+        citing=obs.citing,
+        cited=obs.cited,
+        position=obs.position,
+        reference=obs.reference,
+        source=obs.source,
+        observed=when,
+    )
+    assert again.id == obs.id
+    assert replace(obs, observed=when, resolution=None) == attrs.evolve(
+        obs, observed=when, resolution=None
+    )
+
+
+@given(cst.observations(), st.sampled_from(["crossref", "openalex", "semanticscholar", "x"]))
+def test_observation_ids_differ_across_sources_and_positions(obs: Observation, source: str) -> None:
+    if source != obs.source:
+        assert replace(obs, source=source).id != obs.id
+    position = (obs.position or 0) + 1
+    assert replace(obs, position=position).id != obs.id
+
+
+@given(cst.measurements(), cst.measurements())
+def test_measurements_of_two_sources_never_combine(a: Measurement, b: Measurement) -> None:
+    if a.source == b.source:
+        b = replace(b, source=a.source + "-other")
+    for combine in (
+        lambda: a + b,
+        lambda: a - b,
+        lambda: a < b,
+        lambda: a <= b,
+        lambda: a > b,
+        lambda: a >= b,
+        lambda: sum([a, b]),
+        lambda: sorted([a, b]),
+    ):
+        with pytest.raises(cl.IncompatibleMeasurements):
+            combine()
+
+
+@given(st.lists(cst.measurements(sources=("crossref",), kinds=(cl.MeasurementKind.CITED_BY,))))
+def test_one_source_measurements_of_one_subject_sort_by_value(ms: list[Measurement]) -> None:
+    ms = [replace(m, subject=None) for m in ms]
+    assert [m.value for m in sorted(ms)] == sorted(m.value for m in ms)
+
+
+@given(cst.notice_checks())
+def test_notice_checks_keep_their_invariants(check: cl.NoticeCheck) -> None:
+    if check.status is cl.NoticeStatus.NONE_FOUND:
+        assert check.sources
+        assert check.checked is not None
+        assert check.retracted is False
+    elif check.status is cl.NoticeStatus.UNAVAILABLE:
+        assert check.reason
+        assert check.retracted is None
+    else:
+        assert check.events
+    assert check.checked is None or check.checked.tzinfo is dt.UTC
+
+
+@given(cst.coverages())
+def test_coverages_keep_their_invariants(cov: cl.Coverage) -> None:
+    assert cov.measured >= 0
+    if cov.total is not None:
+        assert cov.measured <= cov.total
+    if cov.state is cl.CoverageState.COMPLETE and cov.total is not None:
+        assert cov.measured == cov.total
+    if cov.state in (cl.CoverageState.PARTIAL, cl.CoverageState.UNAVAILABLE):
+        assert cov.reason

@@ -1,0 +1,71 @@
+"""The one progress helper: quiet by default, callables get (done, total), True uses tqdm."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from citeledger._progress import progress_callback
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("progress", [None, False])
+def test_quiet_by_default(progress: bool | None, capsys: pytest.CaptureFixture[str]) -> None:
+    advance, close = progress_callback(progress, total=3, desc="x")
+    advance(2)
+    close()
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", "")
+
+
+def test_callable_gets_done_and_total() -> None:
+    seen: list[tuple[int, int | None]] = []
+    advance, close = progress_callback(lambda d, t: seen.append((d, t)), total=None, desc="x")
+    advance(1)
+    advance(4)
+    close()
+    assert seen == [(1, None), (5, None)]
+
+
+def test_rejects_other_values() -> None:
+    with pytest.raises(TypeError, match="progress must be"):
+        progress_callback("yes", total=1, desc="x")  # type: ignore[arg-type]
+
+
+def test_true_without_tqdm_writes_only_to_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # import tqdm.auto -> ImportError
+    pipe = io.StringIO()
+    advance, close = progress_callback(True, total=10, desc="resolving", stream=pipe)
+    advance(10)
+    close()
+    assert pipe.getvalue() == ""
+    tty = _Tty()
+    advance, close = progress_callback(True, total=10, desc="resolving", stream=tty)
+    advance(10)
+    close()
+    assert tty.getvalue().strip().endswith("resolving: 10/10")
+
+
+def test_true_with_tqdm_is_silent_when_not_a_terminal() -> None:
+    pytest.importorskip("tqdm")
+    pipe = io.StringIO()
+    advance, close = progress_callback(True, total=5, desc="resolving", stream=pipe)
+    for _ in range(5):
+        advance(1)
+    close()
+    assert pipe.getvalue() == ""
+
+
+def test_true_with_tqdm_draws_on_a_terminal() -> None:
+    pytest.importorskip("tqdm")
+    tty = _Tty()
+    advance, close = progress_callback(True, total=5, desc="resolving", stream=tty)
+    advance(5)
+    close()
+    assert "resolving" in tty.getvalue()

@@ -1,0 +1,565 @@
+"""The resolver: the six states, evidence, providers, batches and the properties of issue 3."""
+
+from __future__ import annotations
+
+import pickle
+import unicodedata
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import citeledger as cl
+from citeledger.model import Agreement, Method, ResolutionState, replace
+from citeledger.resolve.normalize import normalize_title, strip_accents
+from citeledger.resolve.scoring import title_similarity
+
+# --------------------------------------------------------------------------- strategies
+
+# Words with and without diacritics; titles are drawn from disjoint random word sets.
+_WORDS = (  # noqa: SIM905 - a word list reads better as text
+    "neural quantum protein graph memory café naïve élan stochastic retrieval genome "
+    "lattice entropy photon kernel fusion spectral bayesian cortex enzyme galaxy carbon "
+    "ocean migration müller señal façade coöperation zürich rôle déjà garçon piñata "
+    "tensor manifold cohort glacier polymer vaccine plasma tokenizer allocation latency "
+    "inference sampling topology hormone sediment isotope cellular rhythm dialect syntax"
+).split()
+_FAMILIES = (  # noqa: SIM905
+    "García Müller Smith Nguyen Øster Kowalski Dubois Rossi Ivanova O'Neil Schäfer Łukasz "
+    "Tanaka Haddad Novák Johansson Pereira Brontë Yılmaz Fernández"
+).split()
+_GIVEN = ["Anna", "José", "Li", "Chloé", "Jörg", "Mary", "Søren", "Ana", "Björn", "Kai", "Zoë"]
+
+
+@st.composite
+def _authors(draw: st.DrawFn) -> list[cl.Author]:
+    n = draw(st.integers(1, 4))
+    fams = draw(st.lists(st.sampled_from(_FAMILIES), min_size=n, max_size=n, unique=True))
+    return [cl.Author(family=f, given=draw(st.sampled_from(_GIVEN))) for f in fams]
+
+
+@st.composite
+def _papers(draw: st.DrawFn, *, ids: bool | None = None) -> cl.Paper:
+    words = draw(st.lists(st.sampled_from(_WORDS), min_size=5, max_size=9, unique=True))
+    with_ids = draw(st.booleans()) if ids is None else ids
+    suffix = draw(st.integers(1, 10**9))
+    return cl.Paper(
+        title=" ".join(words).capitalize(),
+        authors=draw(_authors()),
+        year=draw(st.integers(1950, 2024)),
+        venue=draw(st.sampled_from(["Nature", "Physical Review Letters", "VLDB", None])),
+        volume=draw(st.one_of(st.none(), st.integers(1, 300).map(str))),
+        pages=draw(st.one_of(st.none(), st.integers(1, 9000).map(str))),
+        identifiers=[f"10.5555/t.{suffix}"] if with_ids else [],
+    )
+
+
+def _distinct(papers: list[cl.Paper]) -> bool:
+    """No two papers share an identifier or have look-alike titles."""
+    keys = [k for p in papers for k in p.work_keys]
+    if len(keys) != len(set(keys)):
+        return False
+    titles = [normalize_title(p.title) for p in papers]
+    return all(title_similarity(a, b) < 75 for i, a in enumerate(titles) for b in titles[i + 1 :])
+
+
+@st.composite
+def _catalogs(draw: st.DrawFn, *, min_size: int = 1, max_size: int = 6) -> list[cl.Paper]:
+    papers = draw(st.lists(_papers(), min_size=min_size, max_size=max_size))
+    assume(_distinct(papers))
+    return papers
+
+
+def _case(text: str, mode: int) -> str:
+    return (text, text.upper(), text.lower(), text.title(), text.swapcase())[mode]
+
+
+@st.composite
+def _noisy_text(draw: st.DrawFn, text: str) -> str:
+    """Case, Unicode normal form, diacritics, whitespace and punctuation noise."""
+    text = _case(text, draw(st.integers(0, 4)))
+    if draw(st.booleans()):
+        text = strip_accents(text)
+    text = unicodedata.normalize(draw(st.sampled_from(["NFC", "NFD", "NFKC"])), text)
+    seps = st.sampled_from([" ", "  ", " - ", ": ", ", ", " . ", "\n", "\t"])
+    words = text.split(" ")
+    out = words[0]
+    for w in words[1:]:
+        out += draw(seps) + w
+    return (
+        draw(st.sampled_from(["", " ", "\u00a0"]))
+        + out
+        + draw(st.sampled_from(["", ".", " ?", "!"]))
+    )
+
+
+@st.composite
+def _noisy_author(draw: st.DrawFn, author: cl.Author) -> cl.Author:
+    def noise(s: str | None) -> str | None:
+        if s is None:
+            return None
+        s = _case(s, draw(st.integers(0, 2)))
+        if draw(st.booleans()):
+            s = strip_accents(s)
+        return unicodedata.normalize(draw(st.sampled_from(["NFC", "NFD"])), s)
+
+    return cl.Author(family=noise(author.family), given=noise(author.given))
+
+
+def _ref(paper: cl.Paper, *, ids: bool = True) -> cl.Reference:
+    ref = cl.Reference.from_paper(paper)
+    return ref if ids else replace(ref, identifiers=())
+
+
+# --------------------------------------------------------------------------- fixtures
+
+ZERO = cl.Paper(
+    title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",
+    authors=["Samyam Rajbhandari", "Olatunji Ruwase", "Jeff Rasley", "Shaden Smith", "Yuxiong He"],
+    year=2021,
+    venue="SC21",
+    identifiers=["arXiv:2104.07857v1"],
+)
+CLONING = cl.Paper(
+    title="Local cloning of entangled qubits",
+    authors=["Sujit K. Choudhary", "Samir Kunkri", "Ramij Rahaman", "Anirban Roy"],
+    year=2007,
+    venue="Physical Review A",
+    volume="76",
+    identifiers=["10.1103/physreva.76.052305"],
+)
+KNUTH = cl.Paper(
+    title="The art of computer programming, volume 1: fundamental algorithms",
+    authors=["Donald E. Knuth"],
+    year=1968,
+)
+EDITORIAL_2019 = cl.Paper(title="Editorial", authors=["Jane Doe"], year=2019, venue="Nature")
+EDITORIAL_2020 = cl.Paper(title="Editorial", authors=["Jane Doe"], year=2020, venue="Nature")
+CATALOG = [ZERO, CLONING, KNUTH, EDITORIAL_2019, EDITORIAL_2020]
+
+
+@pytest.fixture(scope="module")
+def resolver() -> cl.Resolver:
+    return cl.Resolver(CATALOG)
+
+
+# --------------------------------------------------------------------------- the six states
+
+
+def test_verified_exact_by_arxiv_version(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(cl.Reference(title="ZeRO-Infinity", identifiers=["arXiv:2104.07857v3"]))
+    assert res.state is ResolutionState.VERIFIED_EXACT
+    assert res.method is Method.ARXIV_ID
+    assert res.target is ZERO
+    ev = res.evidence_for("arxiv")
+    assert ev is not None
+    assert ev.agreement is Agreement.AGREE
+    assert ev.right == "arxiv:2104.07857v1"
+
+
+def test_verified_exact_by_datacite_doi_alias(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(cl.Reference(identifiers=["10.48550/arXiv.2104.07857"]))
+    assert res.state is ResolutionState.VERIFIED_EXACT
+    assert res.method is Method.DOI
+    assert res.target is ZERO
+
+
+def test_verified_exact_via_related_version() -> None:
+    published = cl.Paper(
+        title="A published paper on things",
+        year=2022,
+        identifiers=["10.1000/journal.1"],
+        related=[cl.Relation(kind="has_preprint", identifier="arXiv:2101.00001")],
+    )
+    res = cl.Resolver([published]).resolve(
+        cl.Reference(title="A published paper on things", identifiers=["arXiv:2101.00001v2"])
+    )
+    assert res.state is ResolutionState.VERIFIED_EXACT
+    assert res.target is published
+    assert "related version" in res.reason
+
+
+def test_metadata_mismatch_names_fields(resolver: cl.Resolver) -> None:
+    ref = cl.Reference(
+        title="A survey of protein folding with recurrent networks",
+        year=1990,
+        identifiers=["10.1103/PhysRevA.76.052305"],
+    )
+    res = resolver.resolve(ref)
+    assert res.state is ResolutionState.METADATA_MISMATCH
+    assert res.target is CLONING
+    assert res.method is Method.DOI
+    assert "title" in res.reason
+    assert "year" in res.reason
+    title = res.evidence_for("title")
+    assert title is not None
+    assert title.agreement is Agreement.DISAGREE
+
+
+def test_metadata_mismatch_names_the_fuzzy_match(resolver: cl.Resolver) -> None:
+    ref = cl.Reference(
+        title=KNUTH.title,
+        authors=["Knuth DE"],
+        year=1968,
+        identifiers=["10.1103/PhysRevA.76.052305"],
+    )
+    res = resolver.resolve(ref)
+    assert res.state is ResolutionState.METADATA_MISMATCH
+    assert res.target is CLONING
+    assert res.alternatives == (KNUTH,)
+
+
+def test_verified_fuzzy(resolver: cl.Resolver) -> None:
+    ref = cl.Reference(
+        title="Zero-infinity: breaking the GPU memory-wall for extreme-scale deep learning",
+        authors="Rajbhandari S, Ruwase O, Rasley J",
+        year="2021",
+    )
+    res = resolver.resolve(ref)
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.method is Method.FUZZY_TITLE
+    assert res.target is ZERO
+    assert {e.field for e in res.evidence} >= {"title", "authors", "year"}
+    assert res.evidence_for("authors").agreement is Agreement.AGREE  # type: ignore[union-attr]
+
+
+def test_valid_identifier_not_in_catalog_falls_through(resolver: cl.Resolver) -> None:
+    ref = cl.Reference(
+        title=KNUTH.title, authors="D. Knuth", year=1968, identifiers=["10.9999/nope"]
+    )
+    res = resolver.resolve(ref)
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.target is KNUTH
+    ev = res.evidence_for("doi")
+    assert ev is not None
+    assert ev.agreement is Agreement.MISSING
+    assert "not in catalog" in (ev.note or "")
+    assert "not in catalog" in res.reason
+
+
+def test_unresolved_no_candidate(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(
+        cl.Reference(title="Glaciers and sediment isotopes of the late Pleistocene")
+    )
+    assert res.state is ResolutionState.UNRESOLVED
+    assert res.target is None
+    assert "no candidate" in res.reason
+
+
+def test_unresolved_below_threshold(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(
+        cl.Reference(
+            title="Breaking the CPU cache wall for small scale shallow learning", year=2021
+        )
+    )
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "below" in res.reason
+    assert res.alternatives[0] is ZERO
+
+
+def test_unresolved_ambiguous_names_both() -> None:
+    a = cl.Paper(title="Deep residual learning for image recognition", authors=["K. He"], year=2016)
+    b = cl.Paper(title="Deep residual learning for image recognition", authors=["K. He"], year=2015)
+    res = cl.Resolver([a, b]).resolve(
+        cl.Reference(title="Deep residual learning for image recognition", authors=["He K"])
+    )
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "ambiguous" in res.reason
+    assert set(res.alternatives) == {a, b}
+
+
+def test_generic_title_needs_exact_year(resolver: cl.Resolver) -> None:
+    ok = resolver.resolve(
+        cl.Reference(title="Editorial", authors=["Doe J"], year=2019, venue="Nature")
+    )
+    assert ok.state is ResolutionState.VERIFIED_FUZZY
+    assert ok.target is EDITORIAL_2019
+    no_year = resolver.resolve(cl.Reference(title="Editorial", authors=["Doe J"], venue="Nature"))
+    assert no_year.state is ResolutionState.UNRESOLVED
+    title_only = cl.Resolver([EDITORIAL_2019]).resolve(cl.Reference(title="Editorial"))
+    assert title_only.state is ResolutionState.UNRESOLVED
+    assert "generic" in title_only.reason
+
+
+def test_disagreeing_authors_block_fuzzy(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(
+        cl.Reference(title=CLONING.title, authors=["Zhang W", "Li Q"], year=2007)
+    )
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "authors" in res.reason
+
+
+def test_parse_uncertain_without_title_or_identifier(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(cl.Reference(authors="Luga", volume="151", first_page="1542", year=2012))
+    assert res.state is ResolutionState.PARSE_UNCERTAIN
+    assert res.method is None
+    assert "no identifier and no title" in res.reason
+
+
+def test_parse_uncertain_low_confidence(resolver: cl.Resolver) -> None:
+    ref = cl.Reference(title=KNUTH.title, authors="Knuth", year=1968, parse_confidence=0.1, raw="x")
+    res = resolver.resolve(ref)
+    assert res.state is ResolutionState.PARSE_UNCERTAIN
+    assert "confidence" in res.reason
+    assert (
+        resolver.resolve(replace(ref, parse_confidence=0.9)).state is ResolutionState.VERIFIED_FUZZY
+    )
+
+
+def _malformed_ref(**kw: object) -> cl.Reference:
+    found = cl.find_identifiers("doi: 10.1007/BF0229355")
+    assert found.malformed, "fixture needs a malformed fragment"
+    return cl.Reference(malformed=found.malformed, **kw)  # type: ignore[arg-type]
+
+
+def test_malformed_identifier(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(_malformed_ref())
+    assert res.state is ResolutionState.MALFORMED_IDENTIFIER
+    assert "10.1007/BF0229355" in res.reason
+    ev = res.evidence_for("doi")
+    assert ev is not None
+    assert ev.agreement is Agreement.DISAGREE
+    assert ev.note is not None
+    assert ev.note.startswith("malformed doi")
+
+
+def test_malformed_but_fuzzy_verifies(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(_malformed_ref(title=KNUTH.title, authors="Knuth DE", year=1968))
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.target is KNUTH
+    ev = res.evidence_for("doi")
+    assert ev is not None
+    assert "malformed" in (ev.note or "")
+
+
+def test_malformed_and_fuzzy_fails(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(
+        _malformed_ref(title="Something else entirely about oceans and glaciers")
+    )
+    assert res.state is ResolutionState.MALFORMED_IDENTIFIER
+
+
+def test_valid_id_absent_and_no_title_is_unresolved(resolver: cl.Resolver) -> None:
+    res = resolver.resolve(cl.Reference(identifiers=["10.9999/absent"]))
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "not in catalog" in res.reason
+
+
+def test_resolve_accepts_paper_and_verify(resolver: cl.Resolver) -> None:
+    assert resolver.resolve(CLONING).state is ResolutionState.VERIFIED_EXACT
+    other = cl.Paper(
+        title="Local Cloning of Entangled Qubits", authors=["S. K. Choudhary"], year=2007
+    )
+    assert cl.verify(other, CLONING).state is ResolutionState.VERIFIED_FUZZY
+    assert cl.verify(other, KNUTH).state is ResolutionState.UNRESOLVED
+
+
+# --------------------------------------------------------------------------- config, providers
+
+
+def test_config_validation_and_thresholds() -> None:
+    with pytest.raises(ValueError, match="0-100"):
+        cl.ResolverConfig(min_title_similarity=120)
+    with pytest.raises(ValueError, match=">= 0"):
+        cl.ResolverConfig(min_corroborations=-1)
+    fields = {f.name for f in cl.ResolverConfig.__attrs_attrs__}
+    assert set(cl.ResolverConfig.THRESHOLDS) <= fields
+    assert all(name.startswith("min_") for name in cl.ResolverConfig.THRESHOLDS)
+
+
+def test_stricter_config_rejects() -> None:
+    ref = cl.Reference(title="Local cloning of entangled qubit", authors=["Choudhary"], year=2007)
+    assert cl.Resolver(CATALOG).resolve(ref).verified
+    strict = cl.Resolver(CATALOG, config=cl.ResolverConfig(min_title_similarity=99.5))
+    assert not strict.resolve(ref).verified
+
+
+class ListProvider:
+    """A toy provider standing in for a source's lookup/search."""
+
+    def __init__(self, papers: list[cl.Paper]) -> None:
+        self.papers = papers
+        self.calls = 0
+
+    def by_identifier(self, ident: cl.Identifier) -> list[cl.Paper]:
+        return [p for p in self.papers if any(cl.same_work(i, ident) for i in p.identifiers)]
+
+    def candidates(self, ref: cl.Reference, *, limit: int) -> list[cl.Paper]:
+        self.calls += 1
+        return self.papers[:limit]
+
+
+def test_extra_provider() -> None:
+    provider = ListProvider([KNUTH, CLONING])
+    assert isinstance(provider, cl.CandidateProvider)
+    resolver = cl.Resolver(providers=[provider])
+    assert resolver.resolve(cl.Reference(identifiers=[CLONING.identifiers[0]])).target is CLONING
+    res = resolver.resolve(cl.Reference(title=KNUTH.title, authors="Knuth", year=1968))
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.target is KNUTH
+    assert provider.calls == 1
+    # The same paper from the catalog and a provider is one candidate, not two look-alikes.
+    both = cl.Resolver([KNUTH], providers=[provider])
+    assert both.resolve(cl.Reference(title=KNUTH.title, authors="Knuth", year=1968)).verified
+
+
+def test_resolver_pickles() -> None:
+    resolver = cl.Resolver(CATALOG)
+    clone = pickle.loads(pickle.dumps(resolver))
+    ref = cl.Reference(title=KNUTH.title, authors="Knuth", year=1968)
+    assert clone.resolve(ref) == resolver.resolve(ref)
+
+
+def test_resolve_many_progress_and_workers() -> None:
+    resolver = cl.Resolver(CATALOG)
+    refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 3)]
+    seen: list[tuple[int, int]] = []
+    one = resolver.resolve_many(refs, progress=lambda d, t: seen.append((d, t)))
+    assert one == [resolver.resolve(r) for r in refs]
+    assert seen[-1] == (len(refs), len(refs))
+    assert resolver.resolve_many(refs, workers=2) == one
+    assert resolver.resolve_many(refs, progress=True) == one
+    assert resolver.resolve_many([]) == []
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@given(st.data())
+def test_reference_from_paper_verifies_to_it(data: st.DataObject) -> None:
+    papers = data.draw(_catalogs())
+    i = data.draw(st.integers(0, len(papers) - 1))
+    resolver = cl.Resolver(papers)
+    exact = resolver.resolve(_ref(papers[i]))
+    assert exact.verified
+    assert exact.target is papers[i]
+    if papers[i].identifiers:
+        assert exact.state is ResolutionState.VERIFIED_EXACT
+    fuzzy = resolver.resolve(_ref(papers[i], ids=False))
+    assert fuzzy.state is ResolutionState.VERIFIED_FUZZY
+    assert fuzzy.target is papers[i]
+
+
+@given(st.data())
+def test_invariant_under_text_noise(data: st.DataObject) -> None:
+    papers = data.draw(_catalogs())
+    resolver = cl.Resolver(papers)
+    paper = papers[data.draw(st.integers(0, len(papers) - 1))]
+    # A reference whose title differs a little, so decisions near thresholds are exercised too.
+    words = (paper.title or "").split(" ")
+    words = words[: data.draw(st.integers(3, len(words)))]
+    clean = cl.Reference(
+        title=" ".join(words),
+        authors=paper.authors[: data.draw(st.integers(0, len(paper.authors)))],
+        year=paper.year,
+        volume=paper.volume,
+    )
+    noisy = replace(
+        clean,
+        title=data.draw(_noisy_text(clean.title or "")),
+        authors=[data.draw(_noisy_author(a)) for a in clean.authors],
+    )
+    a, b = resolver.resolve(clean), resolver.resolve(noisy)
+    assert (a.state, a.target, a.score, a.alternatives) == (
+        b.state,
+        b.target,
+        b.score,
+        b.alternatives,
+    )
+
+
+@given(st.data())
+def test_unrelated_papers_never_change_verified_exact(data: st.DataObject) -> None:
+    papers = data.draw(_catalogs(max_size=4))
+    more = data.draw(st.lists(_papers(), max_size=4))
+    assume(_distinct(papers + more))
+    base = cl.Resolver(papers)
+    bigger = cl.Resolver(papers + more)
+    for paper in papers:
+        ref = _ref(paper)
+        res = base.resolve(ref)
+        if res.state is ResolutionState.VERIFIED_EXACT:
+            assert bigger.resolve(ref) == res
+
+
+@st.composite
+def _lookalike_catalogs(draw: st.DrawFn) -> list[cl.Paper]:
+    """Catalogs with look-alikes: copies differing in year, authors or one title word."""
+    papers = draw(st.lists(_papers(), min_size=1, max_size=4))
+    out = list(papers)
+    for p in papers:
+        kind = draw(st.integers(0, 3))
+        if kind == 1:
+            out.append(replace(p, year=(p.year or 2000) + draw(st.integers(-2, 2)), identifiers=()))
+        elif kind == 2:
+            out.append(replace(p, authors=p.authors[:1], identifiers=()))
+        elif kind == 3:
+            words = (p.title or "").split()
+            words[-1] = draw(st.sampled_from(_WORDS))
+            out.append(replace(p, title=" ".join(words), identifiers=()))
+    return out
+
+
+@st.composite
+def _queries(draw: st.DrawFn, papers: list[cl.Paper]) -> list[cl.Reference]:
+    refs = []
+    for p in papers:
+        words = (p.title or "").split()
+        cut = draw(st.integers(max(1, len(words) - 2), len(words)))
+        refs.append(
+            cl.Reference(
+                title=" ".join(words[:cut]),
+                authors=p.authors[: draw(st.integers(0, 2))],
+                year=draw(st.one_of(st.none(), st.just(p.year), st.integers(1950, 2024))),
+                identifiers=p.identifiers if draw(st.booleans()) else (),
+            )
+        )
+    return refs
+
+
+@given(st.data())
+def test_insertion_order_never_changes_a_result(data: st.DataObject) -> None:
+    papers = data.draw(_lookalike_catalogs())
+    refs = data.draw(_queries(papers))
+    shuffled = data.draw(st.permutations(papers))
+    a, b = cl.Resolver(papers), cl.Resolver(shuffled)
+    for ref in refs:
+        assert a.resolve(ref) == b.resolve(ref)
+
+
+@given(st.data())
+def test_raising_a_threshold_never_adds_a_verified_match(data: st.DataObject) -> None:
+    papers = data.draw(_lookalike_catalogs())
+    refs = data.draw(_queries(papers))
+    name = data.draw(st.sampled_from(cl.ResolverConfig.THRESHOLDS))
+    base_cfg = cl.ResolverConfig(
+        min_title_similarity=data.draw(st.floats(60, 100)),
+        min_margin=data.draw(st.floats(0, 20)),
+        min_corroborations=data.draw(st.integers(0, 3)),
+        min_exact_title_similarity=data.draw(st.floats(0, 90)),
+    )
+    current = getattr(base_cfg, name)
+    raised: float
+    if isinstance(current, int):
+        raised = current + data.draw(st.integers(1, 3))
+    else:
+        top = 1.0 if name == "min_parse_confidence" else 100.0
+        raised = data.draw(st.floats(current, top))
+    strict_cfg = replace(base_cfg, **{name: raised})
+    base, strict = cl.Resolver(papers, config=base_cfg), cl.Resolver(papers, config=strict_cfg)
+    for ref in refs:
+        loose, tight = base.resolve(ref), strict.resolve(ref)
+        if tight.verified:
+            assert loose.verified
+            assert loose.target is tight.target
+
+
+@settings(max_examples=5)
+@given(st.data())
+def test_resolve_many_equals_resolve(data: st.DataObject) -> None:
+    papers = data.draw(_lookalike_catalogs())
+    refs = data.draw(_queries(papers))
+    resolver = cl.Resolver(papers)
+    expected = [resolver.resolve(r) for r in refs]
+    assert resolver.resolve_many(refs, workers=1) == expected
+    assert resolver.resolve_many(refs, workers=2) == expected

@@ -1,0 +1,527 @@
+"""OpenAlex: every recorded response parsed with concrete assertions; the edge over a local server."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+import citeledger as cl
+from citeledger.errors import (
+    InvalidIdentifier,
+    InvalidResponseError,
+    NotFoundError,
+    ParseError,
+    ServerError,
+)
+from citeledger.identifiers import OpenAlexId, normalize_arxiv, normalize_doi, parse_identifier
+from citeledger.model import (
+    Direction,
+    EventKind,
+    MeasurementKind,
+    Method,
+    NoticeStatus,
+    Reference,
+    ResolutionState,
+    WorkType,
+)
+from citeledger.sources import Capability
+from citeledger.sources._transport import RequestsTransport, RetryPolicy
+from citeledger.sources.openalex import (
+    BATCH_SIZE,
+    OpenAlexSource,
+    build_batch_request,
+    build_work_request,
+    parse_work,
+    parse_work_list,
+    rebuild_abstract,
+    work_path,
+)
+from tests.conftest import SOURCES, requires_shared
+
+OPENALEX = SOURCES / "openalex"
+NOW = dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
+SECRET = "oa-key-5f3c2a1b9d"
+
+
+def recorded(name: str) -> bytes:
+    return (OPENALEX / name).read_bytes()
+
+
+def recorded_json(name: str) -> Any:
+    return json.loads(recorded(name))
+
+
+# --------------------------------------------------------------------------- recorded responses
+
+
+@requires_shared
+def test_every_recorded_openalex_file_is_covered() -> None:
+    assert {p.name for p in OPENALEX.iterdir()} == {
+        "work-W2741809807.json",
+        "work-doi-10.1016_j.addr.2015.01.008.json",
+        "works-filter-title-search-chemcrow.json",
+    }
+
+
+@requires_shared
+def test_work_by_w_id() -> None:
+    work = parse_work(recorded("work-W2741809807.json"))
+    paper = work.paper
+    assert work.id == OpenAlexId(value="W2741809807")
+    assert [str(i) for i in paper.identifiers] == [
+        "openalex:W2741809807",
+        "doi:10.7717/peerj.4375",
+        "pmid:29456894",
+        "pmcid:PMC5815332",
+    ]
+    assert (
+        paper.title
+        == "The state of OA: a large-scale analysis of the prevalence and impact of Open Access articles"
+    )
+    assert (paper.year, paper.date, paper.venue, paper.volume, paper.pages) == (
+        2018,
+        dt.date(2018, 2, 13),
+        "PeerJ",
+        "6",
+        "e4375",
+    )
+    assert paper.work_type is WorkType.ARTICLE
+    assert (work.cited_by_count, work.referenced_works_count, work.is_retracted) == (962, 45, False)
+    assert work.counts_by_year == {
+        2017: 9,
+        2018: 59,
+        2019: 130,
+        2020: 179,
+        2021: 146,
+        2022: 147,
+        2023: 142,
+        2024: 118,
+        2025: 30,
+    }
+    assert len(work.references) == 45
+    assert [r.position for r in work.references] == list(range(1, 46))
+    assert work.references[0].identifiers == (OpenAlexId(value="W1560783210"),)
+    assert all(
+        r.get_extra("order") == "openalex_list" and r.asserted_by == "openalex"
+        for r in work.references
+    )
+    assert paper.areas[:3] == (
+        "scientometrics and bibliometrics research",
+        "Academic Publishing and Open Access",
+        "Research Data Management Practices",
+    )
+    assert "Computer science" in paper.areas  # a level-0 concept
+    assert "Citation" not in paper.areas  # a level-2 concept is too fine to be an area
+    assert paper.abstract is not None
+    assert paper.abstract.startswith(
+        "Despite growing interest in Open Access (OA) to scholarly literature,"
+    )
+    first = paper.authors[0]
+    assert (first.name, first.family, first.orcid, first.affiliations) == (
+        "Heather Piwowar",
+        "Piwowar",
+        "0000-0003-1613-5981",
+        ("Impact Technology Development (United States)",),
+    )
+
+
+@requires_shared
+def test_work_by_doi_url_lookup() -> None:
+    work = parse_work(recorded("work-doi-10.1016_j.addr.2015.01.008.json"))
+    assert work.id == OpenAlexId(value="W2033425827")
+    assert work.paper.identifier("doi") == normalize_doi("10.1016/j.addr.2015.01.008")
+    assert (
+        work.paper.title
+        == "Pharmacokinetics, biodistribution and cell uptake of antisense oligonucleotides"
+    )
+    assert work.paper.work_type is WorkType.ARTICLE  # OpenAlex "review"
+    assert work.paper.pages == "46-51"
+    assert (work.cited_by_count, len(work.references), work.is_retracted) == (750, 42, False)
+    assert len(work.counts_by_year) == 11
+    assert min(work.counts_by_year) == 2015
+    ids = [int(r.identifiers[0].value[1:]) for r in work.references]
+    assert ids != sorted(
+        ids
+    )  # this list is not sorted by id, the W2741809807 one is: no order is promised
+
+
+@requires_shared
+def test_title_search_returns_journal_version_and_arxiv_preprint() -> None:
+    page = parse_work_list(recorded("works-filter-title-search-chemcrow.json"))
+    assert (page.total, page.page, page.per_page, page.next_cursor) == (2, 1, 25, None)
+    journal, preprint = page.works
+    assert journal.id == OpenAlexId(value="W4396723768")
+    assert journal.paper.identifier("doi") == normalize_doi("10.1038/s42256-024-00832-8")
+    assert journal.paper.work_type is WorkType.ARTICLE
+    assert (journal.paper.volume, journal.paper.issue, journal.paper.pages) == ("6", "5", "525-535")
+    assert journal.relevance_score is not None
+    assert preprint.id == OpenAlexId(value="W4365597205")
+    assert preprint.paper.identifiers == (
+        OpenAlexId(value="W4365597205"),
+        normalize_doi("10.48550/arxiv.2304.05376"),
+        normalize_arxiv("2304.05376"),
+    )
+    assert preprint.paper.work_type is WorkType.PREPRINT
+    assert preprint.paper.title == "ChemCrow: Augmenting large-language models with chemistry tools"
+    assert preprint.paper.venue == "arXiv (Cornell University)"
+    assert (preprint.cited_by_count, preprint.references) == (106, ())
+    assert journal.paper.key != preprint.paper.key  # two records: clustering is the resolver's job
+    assert preprint.paper.key == "arxiv:2304.05376"
+
+
+def test_rebuild_abstract_orders_words_by_position() -> None:
+    assert rebuild_abstract({"b": [1], "a": [0, 2]}) == "a b a"
+    assert rebuild_abstract({}) is None
+    assert rebuild_abstract(None) is None
+
+
+def test_work_paths_and_requests() -> None:
+    assert work_path("pmid:29456894") == "/works/pmid:29456894"
+    assert work_path("PMC5815332") == "/works/pmcid:PMC5815332"
+    with pytest.raises(InvalidIdentifier):
+        work_path("CorpusId:1033682")
+    r = build_work_request("W1", api_key=SECRET, mailto="me@example.org", select=["id", "doi"])
+    assert SECRET not in repr(r)
+    assert r.redacted_url() == (
+        "https://api.openalex.org/works/W1?mailto=me%40example.org&api_key=REDACTED&select=id%2Cdoi"
+    )
+    ids = [parse_identifier(f"W{i}") for i in range(1, BATCH_SIZE + 2)]
+    with pytest.raises(ValueError, match="at most 50"):
+        build_batch_request(ids)
+    with pytest.raises(ValueError, match="one filter kind"):
+        build_batch_request([parse_identifier("W1"), normalize_doi("10.1234/x")])
+    with pytest.raises(ParseError):
+        parse_work(b'{"id": "not an id"}')
+    with pytest.raises(ParseError):
+        parse_work_list(b'{"meta": {}}')
+
+
+# --------------------------------------------------------------------------- the edge, over sockets
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(round(seconds, 6))
+        self.now += seconds
+
+
+@pytest.fixture
+def fake() -> FakeTime:
+    return FakeTime()
+
+
+def source(server: HTTPServer, fake: FakeTime, **options: Any) -> OpenAlexSource:
+    policy = RetryPolicy(jitter=False, backoff_base=0.5, max_attempts=2)
+    t = RequestsTransport(policy=policy, sleep=fake.sleep, clock=fake.clock)
+    return OpenAlexSource(base_url=server.url_for("/"), transport=t, clock=lambda: NOW, **options)
+
+
+HTML_404 = (
+    b"<!doctype html>\n<html lang=en>\n<title>404 Not Found</title>\n<h1>Not Found</h1>\n"
+    b"<p>The requested URL was not found on the server.</p>\n"
+)
+
+
+@requires_shared
+def test_work_by_id_counts_references_and_events(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request("/works/W2741809807").respond_with_data(
+        recorded("work-W2741809807.json")
+    )
+    src = source(httpserver, fake)
+    paper = src.paper("https://openalex.org/W2741809807")
+    assert paper is not None
+    assert paper.identifier("doi") == normalize_doi("10.7717/peerj.4375")
+    refs = src.references("W2741809807")
+    assert len(refs) == 45
+    (m,) = src.citation_counts("W2741809807")
+    assert (m.value, m.source, m.kind, m.observed, str(m.subject)) == (
+        962,
+        "openalex",
+        MeasurementKind.CITED_BY,
+        NOW,
+        "doi:10.7717/peerj.4375",
+    )
+    assert src.counts_by_year("W2741809807")[2020] == 179
+    check = src.events("W2741809807")
+    assert check.status is NoticeStatus.NONE_FOUND
+    assert (check.sources, check.checked, check.retracted) == (("openalex",), NOW, False)
+
+
+@requires_shared
+def test_work_by_doi_goes_through_the_doi_url(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request(
+        "/works/https://doi.org/10.1016/j.addr.2015.01.008"
+    ).respond_with_data(recorded("work-doi-10.1016_j.addr.2015.01.008.json"))
+    paper = source(httpserver, fake).paper("doi:10.1016/J.ADDR.2015.01.008")
+    assert paper is not None
+    assert paper.identifier("openalex") == OpenAlexId(value="W2033425827")
+
+
+@requires_shared
+def test_arxiv_id_goes_through_its_datacite_doi(httpserver: HTTPServer, fake: FakeTime) -> None:
+    preprint = recorded_json("works-filter-title-search-chemcrow.json")["results"][1]
+    httpserver.expect_request("/works/https://doi.org/10.48550/arxiv.2304.05376").respond_with_json(
+        preprint
+    )
+    paper = source(httpserver, fake).paper("arXiv:2304.05376v2")
+    assert paper is not None
+    assert normalize_arxiv("2304.05376") in paper.identifiers
+
+
+def test_html_404_means_not_found(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request("/works/https://doi.org/10.5555/not-in-openalex").respond_with_data(
+        HTML_404, status=404, content_type="text/html; charset=utf-8"
+    )
+    src = source(httpserver, fake)
+    assert src.paper("10.5555/not-in-openalex") is None
+    with pytest.raises(NotFoundError) as info:
+        src.events("10.5555/not-in-openalex")
+    assert (info.value.detail, info.value.status, info.value.attempt) == ("404 Not Found", 404, 1)
+
+
+def test_html_page_on_200_is_invalid(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request("/works/W1").respond_with_data(
+        HTML_404, status=200, content_type="text/html"
+    )
+    with pytest.raises(InvalidResponseError) as info:
+        source(httpserver, fake).paper("W1")
+    assert info.value.message == "HTML page where JSON was expected"
+    assert info.value.detail == "404 Not Found"
+
+
+def test_retracted_work_gives_a_retraction_event(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request("/works/W42").respond_with_json(
+        {
+            "id": "https://openalex.org/W42",
+            "doi": "https://doi.org/10.1234/retracted",
+            "is_retracted": True,
+        }
+    )
+    check = source(httpserver, fake).events("W42")
+    assert check.status is NoticeStatus.EVENTS_FOUND
+    assert check.retracted is True
+    (event,) = check.events
+    assert (event.kind, str(event.subject), event.source) == (
+        EventKind.RETRACTION,
+        "doi:10.1234/retracted",
+        "openalex",
+    )
+
+
+def _list(works: list[Any], *, count: int, cursor: str | None) -> dict[str, Any]:
+    return {"meta": {"count": count, "next_cursor": cursor, "per_page": 200}, "results": works}
+
+
+@requires_shared
+def test_citations_cursor_paging_gives_inbound_observations(
+    httpserver: HTTPServer, fake: FakeTime
+) -> None:
+    chemcrow = recorded_json("works-filter-title-search-chemcrow.json")["results"]
+    httpserver.expect_request("/works/W2741809807").respond_with_data(
+        recorded("work-W2741809807.json")
+    )
+    q = {"filter": "cites:W2741809807", "per-page": "200"}
+    httpserver.expect_request("/works", query_string={**q, "cursor": "*"}).respond_with_json(
+        _list(
+            [recorded_json("work-doi-10.1016_j.addr.2015.01.008.json"), chemcrow[0]],
+            count=3,
+            cursor="c2",
+        )
+    )
+    httpserver.expect_request("/works", query_string={**q, "cursor": "c2"}).respond_with_json(
+        _list([chemcrow[1]], count=3, cursor="c3")
+    )
+    httpserver.expect_request("/works", query_string={**q, "cursor": "c3"}).respond_with_json(
+        _list([], count=3, cursor=None)
+    )
+    src = source(httpserver, fake)
+    paged = src.citations("W2741809807")
+    observations = list(paged)
+    assert [str(o.citing.identifiers[0]) for o in observations] == [
+        "openalex:W2033425827",
+        "openalex:W4396723768",
+        "openalex:W4365597205",
+    ]
+    for o in observations:
+        assert o.direction is Direction.INBOUND
+        assert o.cited is not None
+        assert o.cited.identifier("openalex") == OpenAlexId(value="W2741809807")
+        assert (o.source, o.observed) == ("openalex", NOW)
+        assert o.resolution is not None
+        assert (o.state, o.method) == (ResolutionState.VERIFIED_EXACT, Method.OPENALEX)
+    assert (paged.fetched, paged.total, paged.complete, paged.error) == (3, 3, True, None)
+    assert len({o.id for o in observations}) == 3
+    # Stops once 3 of 3 are fetched: the "c3" page is never asked for.
+    assert len(httpserver.log) == 3
+    assert [o.id for o in src.citations("W2741809807")] == [
+        o.id for o in observations
+    ]  # deterministic ids
+
+
+@requires_shared
+def test_citations_failure_midway_keeps_what_was_fetched(
+    httpserver: HTTPServer, fake: FakeTime
+) -> None:
+    httpserver.expect_request("/works/W2741809807").respond_with_data(
+        recorded("work-W2741809807.json")
+    )
+    httpserver.expect_request(
+        "/works", query_string={"filter": "cites:W2741809807", "per-page": "200", "cursor": "*"}
+    ).respond_with_json(
+        _list([recorded_json("work-doi-10.1016_j.addr.2015.01.008.json")], count=962, cursor="c2")
+    )
+    httpserver.expect_request(
+        "/works", query_string={"filter": "cites:W2741809807", "per-page": "200", "cursor": "c2"}
+    ).respond_with_data(
+        b'{"meta": {"count": 962}, "results": [{"id": "https://openalex.org/W1", "tit',
+        content_type="application/json",
+    )
+    paged = source(httpserver, fake).citations("W2741809807")
+    observations = list(paged)
+    assert len(observations) == 1
+    assert (paged.fetched, paged.total, paged.complete) == (1, 962, False)
+    assert isinstance(paged.error, InvalidResponseError)
+    assert paged.error.message == "truncated or invalid JSON"
+
+
+@requires_shared
+def test_citations_503_midway_after_retries(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request("/works/W2741809807").respond_with_data(
+        recorded("work-W2741809807.json")
+    )
+    httpserver.expect_request(
+        "/works", query_string={"filter": "cites:W2741809807", "per-page": "200", "cursor": "*"}
+    ).respond_with_json(
+        _list([recorded_json("work-doi-10.1016_j.addr.2015.01.008.json")], count=2, cursor="c2")
+    )
+    httpserver.expect_request(
+        "/works", query_string={"filter": "cites:W2741809807", "per-page": "200", "cursor": "c2"}
+    ).respond_with_data("unavailable", status=503)
+    paged = source(httpserver, fake).citations("W2741809807")
+    assert len(list(paged)) == 1
+    assert isinstance(paged.error, ServerError)
+    assert paged.error.attempt == 2
+    assert fake.sleeps == [0.5]
+
+
+@requires_shared
+def test_search_by_reference_title(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request(
+        "/works",
+        query_string={
+            "filter": "title.search:Augmenting large language models with chemistry tools",
+            "per-page": "10",
+        },
+    ).respond_with_data(recorded("works-filter-title-search-chemcrow.json"))
+    papers = source(httpserver, fake).search(
+        Reference(title="Augmenting large language models, with chemistry tools")
+    )
+    assert [str(p.identifiers[0]) for p in papers] == [
+        "openalex:W4396723768",
+        "openalex:W4365597205",
+    ]
+
+
+@requires_shared
+def test_batch_lookup_keeps_order_and_per_item_status(
+    httpserver: HTTPServer, fake: FakeTime
+) -> None:
+    page = recorded("works-filter-title-search-chemcrow.json")
+    httpserver.expect_request(
+        "/works",
+        query_string={
+            "filter": "doi:10.1038/s42256-024-00832-8|10.48550/arxiv.2304.05376|10.5555/unknown",
+            "per-page": "50",
+        },
+    ).respond_with_data(page)
+    httpserver.expect_request(
+        "/works", query_string={"filter": "openalex:W4365597205", "per-page": "50"}
+    ).respond_with_data(page)
+    inputs = [
+        "10.1038/S42256-024-00832-8",
+        "arXiv:2304.05376",
+        "10.5555/unknown",
+        "W4365597205",
+        "no id",
+        "CorpusId:1",
+    ]
+    results = source(httpserver, fake).papers(inputs)
+    assert [r[0] for r in results] == inputs
+    found = [None if r[1] is None else str(r[1].identifiers[0]) for r in results]
+    assert found == [
+        "openalex:W4396723768",
+        "openalex:W4365597205",
+        None,
+        "openalex:W4365597205",
+        None,
+        None,
+    ]
+    assert [type(r[2]).__name__ if r[2] else None for r in results] == [
+        None,
+        None,
+        None,
+        None,
+        "InvalidIdentifier",
+        "InvalidIdentifier",
+    ]
+    assert len(httpserver.log) == 2
+
+
+def test_batch_lookup_chunks_by_50_and_one_failed_chunk_loses_nothing_else(
+    httpserver: HTTPServer, fake: FakeTime
+) -> None:
+    dois = [f"10.1234/item{i}" for i in range(55)]
+    first = "|".join(dois[:50])
+    httpserver.expect_request(
+        "/works", query_string={"filter": f"doi:{first}", "per-page": "50"}
+    ).respond_with_json(
+        _list(
+            [
+                {"id": f"https://openalex.org/W{i + 1}", "doi": f"https://doi.org/{d}"}
+                for i, d in enumerate(dois[:50])
+            ],
+            count=50,
+            cursor=None,
+        )
+    )
+    httpserver.expect_request("/works").respond_with_data("boom", status=500)
+    results = source(httpserver, fake).papers(dois)
+    assert [r[0] for r in results] == dois
+    assert all(r[1] is not None and r[2] is None for r in results[:50])
+    assert results[49][1] is not None
+    assert results[49][1].identifier("openalex") == OpenAlexId(value="W50")
+    assert all(r[1] is None and isinstance(r[2], ServerError) for r in results[50:])
+    assert len(httpserver.log) == 3  # one good chunk; the second tried twice
+
+
+def test_api_key_is_a_secret_param(httpserver: HTTPServer, fake: FakeTime) -> None:
+    httpserver.expect_request("/works/W1").respond_with_data(
+        f"error near api_key={SECRET}", status=500
+    )
+    src = source(httpserver, fake, api_key=SECRET, mailto="me@example.org")
+    assert SECRET not in repr(src)
+    with pytest.raises(ServerError) as info:
+        src.paper("W1")
+    assert SECRET not in str(info.value)
+    assert info.value.url.endswith("/works/W1?mailto=me%40example.org&api_key=REDACTED")
+    assert httpserver.log[0][0].args["api_key"] == SECRET
+
+
+def test_load_source_and_capabilities() -> None:
+    src = cl.load_source("openalex", base_url="http://127.0.0.1:9", mailto="me@example.org")
+    assert isinstance(src, OpenAlexSource)
+    assert src.capabilities == set(Capability)
+    assert isinstance(src, cl.Source)
+    with pytest.raises(InvalidIdentifier):
+        src.paper("CorpusId:1033682")
