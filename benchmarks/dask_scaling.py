@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dask.bag as db
 import psutil
+import resolve_speed as rs  # the seeded generator of the resolver benchmark
 from distributed import Client, LocalCluster
 
 import citeledger as cl
-import resolve_speed as rs  # the seeded generator of the resolver benchmark
 from citeledger.dask import resolve_bag
 
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         baseline: list[cl.Resolution] = []
         for shard in shards:
-            with open(shard, encoding="utf-8") as fh:
+            with Path(shard).open(encoding="utf-8") as fh:
                 refs = decode_partition(fh)
             baseline.extend(
                 resolver.resolve_many(

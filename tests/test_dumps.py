@@ -8,7 +8,7 @@ import zipfile
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, requires_shared
 
 from citeledger import DOI, OpenAlexId, ParseError
 from citeledger.sources import dumps

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, requires_shared
 
 from citeledger import DOI, PMCID, PMID, ArxivId, ParseError, Scheme
 from citeledger.sources.jats import parse_jats_paper, parse_jats_references

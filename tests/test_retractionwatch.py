@@ -6,7 +6,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, requires_shared
 
 from citeledger import (
     DOI,

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, requires_shared
 
 from citeledger import (
     DOI,

@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, requires_shared
 from werkzeug import Request as WRequest
 from werkzeug import Response as WResponse
 
