@@ -7,15 +7,17 @@ fails the build. Nothing here reaches the network (no intersphinx), so the build
 from __future__ import annotations
 
 import datetime as dt
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
 
 project = "citeledger"
 author = "citeledger developers"
 copyright = f"{dt.datetime.now(dt.UTC).year}, {author}"  # noqa: A001 - Sphinx's name
 try:
-    release = version("citeledger")
+    release = _dist_version("citeledger")
 except PackageNotFoundError:  # building from a tree that is not installed
     release = "0.0.0+unknown"
+version = release
 
 extensions = [
     "myst_parser",

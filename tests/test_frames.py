@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -198,3 +200,18 @@ def test_reference_from_row() -> None:
     assert na.raw is not None
     with pytest.raises(ValueError, match="unknown reference fields"):
         reference_from_row({}, columns={"doi": "x"})
+
+
+def test_docs_list_exactly_these_columns() -> None:
+    doc = Path(__file__).resolve().parents[1] / "docs" / "reference" / "dataframes.md"
+    tables: list[list[tuple[str, str]]] = []
+    current: list[tuple[str, str]] = []
+    for line in [*doc.read_text(encoding="utf-8").splitlines(), ""]:
+        m = re.match(r"^\| `(\w+)` \| ([\w\[\], ]+?) \|", line)
+        if m:
+            current.append((m.group(1), m.group(2)))
+        elif current:
+            tables.append(current)
+            current = []
+    expected = [RESOLUTION_COLUMNS, OBSERVATION_COLUMNS, CITING_PAPER_COLUMNS]
+    assert tables == [[(n, t) for n, t in cols] for cols in expected]

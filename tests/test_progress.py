@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
+import citeledger as cl
 from citeledger._progress import progress_callback
 
 
@@ -69,3 +72,27 @@ def test_true_with_tqdm_draws_on_a_terminal() -> None:
     advance(5)
     close()
     assert "resolving" in tty.getvalue()
+
+
+def test_resolve_many_and_dump_readers_take_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paper = cl.Paper(title="Attention is all you need", year=2017, identifiers=["arXiv:1706.03762"])
+    resolver = cl.Resolver([paper])
+    refs = [cl.Reference(identifiers=["arXiv:1706.03762v2"])] * 3
+    seen: list[tuple[int, int | None]] = []
+    got = resolver.resolve_many(refs, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (3, 3)
+    assert resolver.resolve_many(refs, progress=True) == got  # same results, bar or not
+    works = tmp_path / "works.jsonl"
+    works.write_text(
+        "".join(
+            json.dumps({"id": f"https://openalex.org/W{i}", "title": "t"}) + "\n" for i in range(5)
+        )
+    )
+    counts: list[int] = []
+    assert len(list(cl.iter_openalex_works(works, progress=counts.append, progress_every=2))) == 5
+    assert counts == [2, 4, 5]
+    assert len(list(cl.iter_openalex_works(works, progress=True))) == 5
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", "")  # not a terminal: quiet

@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Final
 import attrs
 from attrs import field, frozen
 
+from citeledger._progress import progress_callback
 from citeledger.identifiers import Identifier, work_key
 from citeledger.model import (
     Agreement,
@@ -589,7 +590,7 @@ class Resolver:
                 worker once (inherited by ``fork`` where available, else pickled once per
                 worker by the pool initializer).
             progress: ``progress(done, total)`` called as batches finish; ``True`` shows a tqdm
-                bar when tqdm is installed (quietly nothing otherwise); ``None`` for none.
+                bar when tqdm is installed, only on a terminal; ``None`` for none.
         """
         items = list(refs)
         total = len(items)
@@ -632,16 +633,16 @@ def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressC
     if progress is None or progress is False:
         return None
     if progress is True:
-        try:
-            from tqdm import tqdm  # noqa: PLC0415 - optional extra
-        except ImportError:
-            return None
-        bar = tqdm(total=total)
+        # The package-wide helper: tqdm when installed, drawn only on a terminal.
+        advance, close = progress_callback(progress, total=total, desc="resolving")
+        seen = 0
 
         def update(done: int, _total: int) -> None:
-            bar.update(done - bar.n)
+            nonlocal seen
+            advance(done - seen)
+            seen = done
             if done >= _total:
-                bar.close()
+                close()
 
         return update
     return progress

@@ -13,8 +13,9 @@ memory stays constant whatever the dump's size:
 
 Each takes a file, a directory (searched recursively, in sorted order) or a list of them, an
 optional ``progress`` callback (called with the number of records read so far, every
-``progress_every`` records and after each file) and limits that bound a hostile or broken file
-(a "gzip bomb" expands a few megabytes into terabytes):
+``progress_every`` records and after each file; ``True`` draws a tqdm bar on a terminal) and
+limits that bound a hostile or broken file (a "gzip bomb" expands a few megabytes into
+terabytes):
 
 * ``max_record_bytes``: the largest single line / record (decompressed);
 * ``max_bytes``: the most decompressed bytes read in one call, over all files;
@@ -41,6 +42,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
 from attrs import frozen
 
+from citeledger._progress import progress_callback
 from citeledger.errors import ParseError
 from citeledger.sources.opencitations import CitationLink, link_from_row, paper_from_meta_row
 
@@ -218,8 +220,21 @@ def _lines(src: _Source, meter: _Meter) -> Iterator[bytes]:
 
 
 class _Counter:
-    def __init__(self, progress: Callable[[int], None] | None, every: int) -> None:
-        self.progress = progress
+    def __init__(self, progress: Callable[[int], None] | bool | None, every: int) -> None:
+        self.progress: Callable[[int], None] | None = None
+        if progress is True:
+            # The package-wide helper: a tqdm bar (extra ``progress``), drawn only on a terminal.
+            advance, _close = progress_callback(progress, total=None, desc="records")
+            done = 0
+
+            def report(n: int) -> None:
+                nonlocal done
+                advance(n - done)
+                done = n
+
+            self.progress = report
+        elif callable(progress):
+            self.progress = progress
         self.every = max(1, every)
         self.n = 0
 
@@ -250,7 +265,7 @@ def _json_lines(src: _Source, meter: _Meter, counter: _Counter) -> Iterator[dict
 def iter_openalex_works(
     paths: PathLike | Iterable[PathLike],
     *,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | bool | None = None,
     progress_every: int = 10_000,
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
@@ -395,7 +410,7 @@ def _json_items(
 def iter_crossref_items(
     paths: PathLike | Iterable[PathLike],
     *,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | bool | None = None,
     progress_every: int = 10_000,
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
@@ -444,7 +459,7 @@ def _csv_records(
     required: tuple[str, ...],
     what: str,
     convert: Callable[[dict[str, str]], _T],
-    progress: Callable[[int], None] | None,
+    progress: Callable[[int], None] | bool | None,
     progress_every: int,
     limits: DumpLimits,
 ) -> Iterator[_T]:
@@ -479,7 +494,7 @@ def _csv_records(
 def iter_opencitations_csv(
     paths: PathLike | Iterable[PathLike],
     *,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | bool | None = None,
     progress_every: int = 10_000,
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
@@ -516,7 +531,7 @@ def iter_opencitations_csv(
 def iter_opencitations_meta_csv(
     paths: PathLike | Iterable[PathLike],
     *,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | bool | None = None,
     progress_every: int = 10_000,
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
