@@ -288,6 +288,11 @@ def _identifiers(
 ) -> tuple[Identifier, ...]:
     if values is None:
         return ()
+    if type(values) is tuple and all(type(v) in IDENTIFIER_TYPES for v in values):
+        # Fast path (the parser passes typed tuples): nothing to convert, only duplicates to drop.
+        typed = cast("tuple[Identifier, ...]", values)
+        if len(set(typed)) == len(typed):
+            return typed
     items: Iterable[Identifier | str]
     if isinstance(values, (str, *IDENTIFIER_TYPES)):
         items = [cast("Identifier | str", values)]
@@ -302,7 +307,7 @@ def _identifiers(
 
 
 def _strs(values: Iterable[str] | str | None) -> tuple[str, ...]:
-    if values is None:
+    if values is None or (type(values) is tuple and not values):
         return ()
     if isinstance(values, str):
         return (values,)
@@ -368,7 +373,7 @@ def _year(value: object) -> int | None:
 def _extra(
     value: Mapping[str, object] | Iterable[tuple[str, object]] | None,
 ) -> tuple[tuple[str, str], ...]:
-    if value is None:
+    if value is None or (type(value) is tuple and not value):
         return ()
     items = value.items() if isinstance(value, Mapping) else value
     return tuple((str(k), str(v)) for k, v in items)
@@ -381,6 +386,8 @@ _ORCID_URL_RE = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECAS
 
 def _orcid(value: object) -> str | None:
     """Keep the bare iD: sources give "https://orcid.org/0000-..." (Crossref) or the iD alone."""
+    if value is None:
+        return None
     text = _opt_str(value)
     if text is None:
         return None
@@ -465,6 +472,23 @@ class Author:
         }:
             i -= 1
         return cls(family=" ".join(parts[i:]), given=" ".join(parts[:i]), raw=raw)
+
+    @classmethod
+    def _from_clean(cls, family: str | None, given: str | None, raw: str | None) -> Author:
+        """Build an Author from values the converters would leave unchanged, skipping them.
+
+        The reference parser's fast path: each value must already be ``None`` or a non-empty
+        string with whitespace collapsed, so the result equals ``Author(family=..., given=...,
+        raw=...)`` (tests/test_parse_properties.py checks this on real strings).
+        """
+        self = object.__new__(cls)
+        setattr_ = object.__setattr__  # frozen: the same bypass attrs' own __init__ uses
+        setattr_(self, "family", family)
+        setattr_(self, "given", given)
+        setattr_(self, "raw", raw)
+        setattr_(self, "orcid", None)
+        setattr_(self, "affiliations", ())
+        return self
 
     @property
     def name(self) -> str:
@@ -555,6 +579,9 @@ def _authors(
         return tuple(Author.from_string(n) for n in names if n.strip(" ,;."))
     if isinstance(values, Author):
         return (values,)
+    if type(values) is tuple and all(type(v) is Author for v in values):
+        # Fast path (the parser passes a tuple of Authors): nothing to convert or drop.
+        return cast("tuple[Author, ...]", values)
     return tuple(
         _author(v) for v in values if not (isinstance(v, str) and not _ET_AL_RE.sub("", v).strip())
     )
@@ -698,7 +725,9 @@ def _year_input(value: int | str | None) -> int | None:
 
 
 def _malformed(values: Iterable[MalformedFragment] | None) -> tuple[MalformedFragment, ...]:
-    return () if values is None else tuple(values)
+    if values is None:
+        return ()
+    return values if type(values) is tuple else tuple(values)
 
 
 @frozen(kw_only=True)

@@ -8,11 +8,11 @@ import zipfile
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from tests.conftest import SOURCES, requires_shared
 
 from citeledger import DOI, OpenAlexId, ParseError
 from citeledger.sources import dumps
 from citeledger.sources.opencitations import DatePrecision
+from tests.conftest import SOURCES, requires_shared
 
 if TYPE_CHECKING:
     from pathlib import Path

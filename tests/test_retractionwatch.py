@@ -6,7 +6,6 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.conftest import SOURCES, requires_shared
 
 from citeledger import (
     DOI,
@@ -18,6 +17,7 @@ from citeledger import (
     load_source,
 )
 from citeledger.sources import retractionwatch as rw
+from tests.conftest import SOURCES, requires_shared
 
 if TYPE_CHECKING:
     from pathlib import Path

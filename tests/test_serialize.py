@@ -52,10 +52,14 @@ ROUND_TRIPS: list[tuple[type[Any], st.SearchStrategy[Any]]] = [
 ]
 
 
+# One converter for the property tests: building one generates code for every class it meets,
+# which would dominate each example (the tests below check fresh converters separately).
+CONV = cl.make_converter()
+
+
 def _through_json_text(value: Any, cls: type[Any]) -> Any:
-    conv = cl.make_converter()
-    text = json.dumps(conv.unstructure(value))
-    return cl.structure(json.loads(text), cls, converter=conv)
+    text = json.dumps(CONV.unstructure(value))
+    return cl.structure(json.loads(text), cls, converter=CONV)
 
 
 @pytest.mark.parametrize(("cls", "strategy"), ROUND_TRIPS, ids=[c.__name__ for c, _ in ROUND_TRIPS])
@@ -65,7 +69,7 @@ def test_every_model_type_round_trips_through_json(
 ) -> None:
     value = data.draw(strategy)
     assert _through_json_text(value, cls) == value
-    assert cl.loads(cl.dumps(value), cls) == value
+    assert cl.loads(cl.dumps(value, converter=CONV), cls, converter=CONV) == value
 
 
 @given(cst.identifiers())
@@ -73,6 +77,17 @@ def test_the_identifier_union_round_trips(ident: cl.Identifier) -> None:
     back = _through_json_text(ident, cl.Identifier)  # type: ignore[arg-type]
     assert back == ident
     assert type(back) is type(ident)
+
+
+def test_fields_typed_with_one_identifier_class_parse_only_that_scheme() -> None:
+    conv = cl.make_converter()
+    assert conv.structure("10.1234/ALPHA", cl.DOI) == cl.normalize_doi("10.1234/alpha")
+    assert conv.structure("123", cl.PMID) == cl.parse_identifier("PMID:123")
+    with pytest.raises(cl.InvalidIdentifier, match="as doi"):
+        conv.structure("pmid:123", cl.DOI)
+    with pytest.raises(TypeError, match="scheme arxiv or doi, got pmid:123"):
+        conv.structure("pmid:123", cl.DOI | cl.ArxivId)  # type: ignore[arg-type]
+    assert conv.structure("pmid:123", cl.Identifier) == cl.parse_identifier("PMID:123")  # type: ignore[arg-type]
 
 
 def test_unstructured_form_is_plain_json() -> None:

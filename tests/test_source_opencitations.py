@@ -9,7 +9,6 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.conftest import SOURCES, requires_shared
 
 from citeledger import (
     DOI,
@@ -26,6 +25,7 @@ from citeledger import (
 )
 from citeledger.sources import opencitations as oc
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
+from tests.conftest import SOURCES, requires_shared
 
 if TYPE_CHECKING:
     from pytest_httpserver import HTTPServer

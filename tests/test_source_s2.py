@@ -6,7 +6,6 @@ import datetime as dt
 import json
 
 import pytest
-from tests.conftest import SOURCES, requires_shared
 
 from citeledger import (
     DOI,
@@ -24,6 +23,7 @@ from citeledger import (
     WorkType,
 )
 from citeledger.sources import semanticscholar as s2
+from tests.conftest import SOURCES, requires_shared
 
 S2_DIR = SOURCES / "semanticscholar"
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)

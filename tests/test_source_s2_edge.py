@@ -7,7 +7,6 @@ import json
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.conftest import SOURCES, requires_shared
 from werkzeug import Request as WRequest
 from werkzeug import Response as WResponse
 
@@ -26,6 +25,7 @@ from citeledger import (
 )
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from citeledger.sources.semanticscholar import BatchStatus, SemanticScholarSource
+from tests.conftest import SOURCES, requires_shared
 
 if TYPE_CHECKING:
     from pytest_httpserver import HTTPServer

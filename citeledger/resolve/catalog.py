@@ -21,9 +21,10 @@ insertion order: ties are broken by the papers' keys, and posting lists are neve
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections import Counter
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from rapidfuzz import fuzz, process
 
@@ -35,7 +36,69 @@ if TYPE_CHECKING:
 
     from citeledger.model import Paper, Reference
 
-__all__ = ["CandidateProvider", "Catalog", "ScoredCandidate"]
+__all__ = ["PREPRINT_DOI_PREFIXES", "CandidateProvider", "Catalog", "ScoredCandidate", "version_key"]
+
+# DOI registrants that mint one DOI per *version* of a deposit, with the version as a suffix
+# of the concept DOI. Only these suffix conventions are folded; opaque version DOIs (Zenodo's
+# numeric ones, Columbia's) are linked only by the metadata's own relations (Paper.related).
+_VERSIONED_DOI: Final = (
+    # figshare: 10.6084/m9.figshare.123456.v2 (concept DOI without ".vN")
+    (re.compile(r"^(doi:10\.6084/.+)\.v\d+$"), r"\1"),
+    # Preprints.org: 10.20944/preprints202001.0001.v1
+    (re.compile(r"^(doi:10\.20944/.+)\.v\d+$"), r"\1"),
+    # Research Square 10.21203/rs.2.18406/v1, Authorea 10.22541/au.1234.5678/v2
+    (re.compile(r"^(doi:10\.2(?:1203|2541)/.+)/v\d+$"), r"\1"),
+    # OSF preprint servers: 10.31219/osf.io/abcde_v2
+    (re.compile(r"^(doi:10\.312\d\d/.+)_v\d+$"), r"\1"),
+    # Springer living reference works: 10.1007/978-3-319-76887-8_61-1 is version 1 of entry _61
+    (re.compile(r"^(doi:10\.1007/978-[\dx-]+_\d+)-\d+$"), r"\1"),
+    # BSI standards: 10.3403/30276345u is the undated form of 10.3403/30276345
+    (re.compile(r"^(doi:10\.3403/\d+)u$"), r"\1"),
+)
+
+#: DOI prefixes of preprint servers and repositories: a paper's DOI there and its published DOI
+#: are two DOIs of one work, so they never count as conflicting identifiers.
+PREPRINT_DOI_PREFIXES: Final = (
+    "doi:10.48550/",  # arXiv (already one work key with the arXiv id)
+    "doi:10.1101/",  # bioRxiv, medRxiv
+    "doi:10.2139/",  # SSRN
+    "doi:10.21203/",  # Research Square
+    "doi:10.20944/",  # Preprints.org
+    "doi:10.22541/",  # Authorea
+    "doi:10.26434/",  # ChemRxiv
+    "doi:10.31219/",  # OSF Preprints
+    "doi:10.31234/",  # PsyArXiv
+    "doi:10.31235/",  # SocArXiv
+    "doi:10.5281/",  # Zenodo
+    "doi:10.6084/",  # figshare
+)
+
+
+#: Blocking reads at most about this many posting entries per query in the common case (see
+#: :meth:`Catalog.blocking_ids`).
+_SCAN_BUDGET: Final = 600
+
+
+def version_key(ident: Identifier) -> str:
+    """The work key with a registrant's *version* suffix removed (same as ``work_key`` otherwise).
+
+    Registrants that mint a DOI per version append the version to the concept DOI; those
+    suffixes name versions of one work, like arXiv's ``v2``:
+
+    >>> from citeledger.identifiers import normalize_doi
+    >>> version_key(normalize_doi("10.6084/m9.figshare.5107054.v2"))
+    'doi:10.6084/m9.figshare.5107054'
+    >>> version_key(normalize_doi("10.21203/rs.2.18406/v1"))
+    'doi:10.21203/rs.2.18406'
+    >>> version_key(normalize_doi("10.1000/abc.v1"))  # other registrants: left alone
+    'doi:10.1000/abc.v1'
+    """
+    key = work_key(ident)
+    if key.startswith("doi:"):
+        for pattern, repl in _VERSIONED_DOI:
+            if pattern.match(key):
+                return pattern.sub(repl, key)
+    return key
 
 
 @runtime_checkable
@@ -82,16 +145,29 @@ class Catalog:
         ['Attention is all you need']
     """
 
-    __slots__ = ("_block_tokens", "_ids", "_max_df", "_papers", "_postings", "_related", "_titles")
+    __slots__ = (
+        "_block_tokens",
+        "_ids",
+        "_max_df",
+        "_papers",
+        "_postings",
+        "_related",
+        "_titles",
+        "_versions",
+    )
 
     def __init__(
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
         self._papers: list[Paper] = []
+        # Each paper's normalised title with its words sorted: RapidFuzz ``ratio`` on these is
+        # ``token_sort_ratio`` without re-sorting every candidate at query time.
         self._titles: list[str] = []
         # work key -> one id (the common case) or several; saves a list per paper.
         self._ids: dict[str, int | list[int]] = {}
         self._related: dict[str, int | list[int]] = {}
+        # version key -> ids, only for identifiers whose version key differs from the work key.
+        self._versions: dict[str, int | list[int]] = {}
         self._postings: dict[str, array[int]] = {}
         self._block_tokens = block_tokens
         self._max_df = max_df
@@ -115,9 +191,13 @@ class Catalog:
         pid = len(self._papers)
         self._papers.append(paper)
         title = normalize_title(paper.title)
-        self._titles.append(title)
+        self._titles.append(" ".join(sorted(title.split())))
         for ident in paper.identifiers:
-            self._index(self._ids, work_key(ident), pid)
+            key = work_key(ident)
+            self._index(self._ids, key, pid)
+            base = version_key(ident)
+            if base != key:
+                self._index(self._versions, base, pid)
         for rel in paper.related:
             self._index(self._related, work_key(rel.identifier), pid)
         postings = self._postings
@@ -145,7 +225,7 @@ class Catalog:
 
     def title_of(self, pid: int) -> str:
         """The normalised title of paper ``pid``."""
-        return self._titles[pid]
+        return normalize_title(self._papers[pid].title)
 
     def document_frequency(self, token: str) -> int:
         """How many papers carry ``token`` in their normalised title."""
@@ -171,24 +251,43 @@ class Catalog:
         return [have] if isinstance(have, int) else list(have)
 
     def ids_by_identifier(self, ident: Identifier) -> list[int]:
-        """Ids of papers carrying ``ident``'s work; if none, of papers *related* to it."""
+        """Ids of papers carrying ``ident``'s work; if none, of papers *related* to it.
+
+        Then of papers carrying another version of it (:func:`version_key`: figshare ``.v2``,
+        Research Square ``/v1``, ...).
+        """
         key = work_key(ident)
-        return self._lookup(self._ids, key) or self._lookup(self._related, key)
+        found = self._lookup(self._ids, key) or self._lookup(self._related, key)
+        if found:
+            return found
+        base = version_key(ident)
+        if base == key and not self._versions:
+            return []
+        return sorted({*self._lookup(self._ids, base), *self._lookup(self._versions, base)})
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
         """Papers carrying ``ident`` (any arXiv version or DataCite alias).
 
         Falls back to papers that name it in their relations (a preprint cited, its published
-        version in the catalog).
+        version in the catalog), then to other versions of a versioned DOI.
         """
         return [self._papers[i] for i in self.ids_by_identifier(ident)]
 
     def blocking_ids(self, title: str) -> list[int]:
-        """Candidate ids for a *normalised* title from its rarest known tokens.
+        """Candidate ids for a *normalised* title from its rarest known tokens (sorted).
 
-        Tokens above ``max_df`` are skipped entirely (never truncated, so the result does not
-        depend on insertion order). A paper must share at least two of the selected tokens when
-        three or more were selected, which keeps lists short while tolerating one misspelt word.
+        The query's known tokens are ordered by document frequency (ties by the token), and
+        tokens above ``max_df`` are skipped entirely (never truncated). Then, with ``r`` the
+        rarest and ``s`` the next:
+
+        * if ``r`` is carried by at most ``_SCAN_BUDGET`` papers, every paper carrying ``r``
+          is a candidate, and so is every paper carrying ``s`` while the two lists together stay
+          within the budget, so one misspelt rare word does not lose the match;
+        * otherwise (a title made only of common words) a paper must carry at least two of the
+          three rarest tokens.
+
+        The work per query is bounded by the budget in the common case, and every choice depends
+        only on document frequencies, never on insertion order.
         """
         postings = self._postings
         max_df = self._max_df if self._max_df is not None else max(1000, len(self._papers) // 50)
@@ -200,42 +299,49 @@ class Catalog:
         if not known:
             return []
         known.sort()
-        chosen = known[: self._block_tokens]
+        chosen = [postings[tok] for _, tok in known[: self._block_tokens]]
+        first = chosen[0]
         if len(chosen) == 1:
-            return list(postings[chosen[0][1]])
+            return list(first)
+        if len(first) <= _SCAN_BUDGET:
+            second = chosen[1]
+            if len(first) + len(second) <= _SCAN_BUDGET:
+                return sorted({*first, *second})
+            return list(first)
         counts: Counter[int] = Counter()
-        for _, tok in chosen:
-            counts.update(postings[tok])
-        need = 2 if len(chosen) >= 3 else 1
-        return [pid for pid, n in counts.items() if n >= need]
+        for arr in chosen[:3]:
+            counts.update(arr)
+        need = 2 if len(chosen) >= 3 else 1  # noqa: PLR2004 - two of the three rarest
+        return sorted(pid for pid, n in counts.items() if n >= need)
 
     def scored_candidates(
         self, title: str, *, limit: int, score_cutoff: float = 50.0
     ) -> list[ScoredCandidate]:
         """Blocking plus RapidFuzz title scoring: ``(similarity, id)`` best first.
 
-        Ties at the ``limit`` boundary are all kept and ordered by the papers' keys, so the
-        result does not depend on insertion order.
+        The similarity is ``token_sort_ratio`` of the normalised titles (computed in C as
+        ``ratio`` on the word-sorted titles stored at build time). Ties at the ``limit``
+        boundary are all kept and ordered by the papers' keys, so the result does not depend on
+        insertion order.
         """
         ids = self.blocking_ids(title)
         if not ids:
             return []
         titles = self._titles
-        choices = [titles[i] for i in ids]
+        query = " ".join(sorted(title.split()))
         hits = process.extract(
-            title,
-            choices,
-            scorer=fuzz.token_sort_ratio,
+            query,
+            [titles[i] for i in ids],
+            scorer=fuzz.ratio,
             processor=None,
             score_cutoff=score_cutoff,
             limit=None,
         )
         scored = [(float(score), ids[idx]) for _, score, idx in hits]
-        if len(scored) > limit:
-            scored.sort(key=lambda s: -s[0])
+        scored.sort(key=lambda s: -s[0])
+        if len(scored) > limit > 0:
             floor = scored[limit - 1][0]
             scored = [s for s in scored if s[0] >= floor]
-        scored.sort(key=lambda s: -s[0])
         # Equal scores are ordered by the papers' keys, computed only for those groups.
         papers = self._papers
         i = 0

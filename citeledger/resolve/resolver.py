@@ -43,7 +43,12 @@ from citeledger.model import (
     Resolution,
     ResolutionState,
 )
-from citeledger.resolve.catalog import CandidateProvider, Catalog
+from citeledger.resolve.catalog import (
+    PREPRINT_DOI_PREFIXES,
+    CandidateProvider,
+    Catalog,
+    version_key,
+)
 from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import (
     Comparison,
@@ -52,6 +57,7 @@ from citeledger.resolve.scoring import (
     compare_authors,
     name_keys,
     title_similarity,
+    title_word_conflict,
 )
 
 __all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify"]
@@ -144,12 +150,15 @@ class ResolverConfig:
 # bounded field weights of ``scoring`` they cannot come within any sensible margin of the best.
 _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
+# A title shared with this many other works names a series (see ``_fuzzy_decision``).
+_SERIES_OTHERS: Final = 2
 
 
 @frozen
 class _Scored:
     paper: Paper
     comparison: Comparison
+    title: str = ""  # the paper's normalised title
 
 
 def _tie_key(paper: Paper) -> tuple[str, str, int]:
@@ -157,7 +166,11 @@ def _tie_key(paper: Paper) -> tuple[str, str, int]:
 
 
 def _same_work(a: Paper, b: Paper) -> bool:
-    return a is b or a == b or bool(a.work_keys & b.work_keys)
+    if a is b or a == b:
+        return True
+    if not a.identifiers or not b.identifiers:
+        return False
+    return bool({version_key(i) for i in a.identifiers} & {version_key(i) for i in b.identifiers})
 
 
 def _duplicate_record(a: _Scored, b: _Scored) -> bool:
@@ -205,6 +218,9 @@ def _ident_evidence(ident: Identifier, paper: Paper | None, note: str) -> Eviden
         )
     key = work_key(ident)
     match = next((i for i in paper.identifiers if work_key(i) == key), None)
+    if match is None:
+        base = version_key(ident)
+        match = next((i for i in paper.identifiers if version_key(i) == base), None)
     return Evidence(
         field=ident.scheme.value,
         agreement=Agreement.AGREE,
@@ -329,7 +345,9 @@ class Resolver:
         tol = 0 if feats.generic else self.config.year_tolerance
         scored = [
             _Scored(
-                paper, compare(feats, paper, paper_title=title, title_score=sim, year_tolerance=tol)
+                paper,
+                compare(feats, paper, paper_title=title, title_score=sim, year_tolerance=tol),
+                title,
             )
             for sim, paper, title in kept
         ]
@@ -380,7 +398,16 @@ class Resolver:
         conflict = _identifier_conflict(ref, best.paper)
         if conflict:
             need_corr += 1
-        alone = not feats.generic and title >= cfg.min_title_similarity_alone and not conflict
+        # A substituted word or a differing part number: a sibling paper, not a variant spelling.
+        words = title_word_conflict(feats.title, best.title) if best.title else None
+        if words is not None:
+            need_corr += 1
+        alone = (
+            not feats.generic
+            and title >= cfg.min_title_similarity_alone
+            and not conflict
+            and words is None
+        )
         prefix_ok = (
             not feats.generic
             and comp.prefix_title is not None
@@ -396,7 +423,29 @@ class Resolver:
             failures.append(
                 f"{what} corroborated by {comp.corroborations} field(s), {need_corr} needed"
                 + (" (candidate has a different identifier of the same scheme)" if conflict else "")
+                + (f" (titles differ: {words})" if words else "")
             )
+        # A title that two or more other dated works in the catalog also carry names a series
+        # (a column, an editorial, "reminiscences on influential papers"), not a paper. Issues
+        # of a series share title, editor and venue, and a catalog rarely holds every issue, so
+        # the year must agree exactly *and* a volume or first page must agree. (One other work
+        # with the same title is usually the conference and journal version of one paper, which
+        # the margin rule handles; undated records are usually duplicates.)
+        series = [
+            c
+            for c in candidates[1:]
+            if best.title
+            and c.title == best.title
+            and c.paper.year is not None
+            and not _same_work(c.paper, best.paper)
+        ]
+        if len(series) >= _SERIES_OTHERS:
+            agreed = {f["field"] for f in comp.fields if f["agreement"] is Agreement.AGREE}
+            if "year" not in agreed or not agreed & {"volume", "first_page"}:
+                failures.append(
+                    f"the title recurs ({_describe(series[0].paper)}, …): a series needs the "
+                    "same year and an agreeing volume or first page"
+                )
         if failures:
             return (
                 False,
@@ -457,9 +506,14 @@ class Resolver:
             if agreeing:
                 chosen = agreeing[0]
                 direct = any(work_key(i) == work_key(ident) for i in chosen.paper.identifiers)
+                versioned = not direct and any(
+                    version_key(i) == version_key(ident) for i in chosen.paper.identifiers
+                )
                 note = (
                     "found in catalog"
                     if direct
+                    else "found via another version of the DOI"
+                    if versioned
                     else "found via a related version (preprint/published link)"
                 )
                 comp = chosen.comparison
@@ -621,10 +675,18 @@ class Resolver:
 
 
 def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
-    """The reference names an identifier of a scheme the paper also has, for another work."""
+    """The reference names an identifier of a scheme the paper also has, for another work.
+
+    Versions of one deposit (:func:`~citeledger.resolve.catalog.version_key`) are one work, and
+    a preprint-server or repository DOI never conflicts with another DOI: a preprint and its
+    published version legitimately carry two.
+    """
     for ident in ref.identifiers:
-        theirs = [i for i in paper.identifiers if i.scheme == ident.scheme]
-        if theirs and all(work_key(i) != work_key(ident) for i in theirs):
+        mine = version_key(ident)
+        if mine.startswith(PREPRINT_DOI_PREFIXES):
+            continue
+        theirs = [version_key(i) for i in paper.identifiers if i.scheme == ident.scheme]
+        if theirs and all(k != mine and not k.startswith(PREPRINT_DOI_PREFIXES) for k in theirs):
             return True
     return False
 

@@ -42,6 +42,7 @@ __all__ = [
     "lenient_title_similarity",
     "name_keys",
     "title_similarity",
+    "title_word_conflict",
 ]
 
 #: Family names at least this similar (RapidFuzz ``ratio``) count as the same name: absorbs OCR
@@ -114,6 +115,78 @@ def lenient_title_similarity(a: str, b: str) -> float:
     if len(short) >= 10:
         score = max(score, float(fuzz.ratio(short, long[: len(short)])))
     return score
+
+
+# Multi-letter Roman numerals, as in "Part II" or "Constructing optimal witnesses. II"; single
+# letters ("x ray", "vitamin d", "part i") are too ambiguous to read as numbers.
+_ROMAN: Final = {"ii": "2", "iii": "3", "iv": "4", "vi": "6", "vii": "7", "viii": "8", "ix": "9"}
+
+
+_ORDINAL: Final = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
+def _title_words(normalized: str) -> set[str]:
+    out: set[str] = set()
+    for word in normalized.split():
+        if word in STOPWORDS:
+            continue
+        ordinal = _ORDINAL.match(word)
+        tok = ordinal.group(1) if ordinal else _ROMAN.get(word, word)
+        if len(tok) > 1 or tok.isdigit():
+            out.add(tok)
+    return out
+
+
+def _word_found(word: str, others: set[str]) -> bool:
+    if word.isdigit():
+        return word in others  # 2011 vs 2012, part 2 vs part 3: numbers must be equal
+    for other in others:
+        if other.isdigit():
+            continue
+        # A misspelling, British/American spelling, or an abbreviation ("eval" ~ "evaluation").
+        if fuzz.ratio(word, other, score_cutoff=75.0):
+            return True
+        if min(len(word), len(other)) >= 3 and (other.startswith(word) or word.startswith(other)):
+            return True
+    return False
+
+
+def title_word_conflict(a: str, b: str) -> str | None:
+    """Why two *normalised* titles name different works despite a high similarity, or None.
+
+    Two cases are conflicts: each title has a content word the other lacks (a *substituted*
+    word, e.g. "Ball-Milled Aluminum-Borax Powder Blends" vs "Ball-Milled Cu-Mg/B2O3 Powder
+    Blends": a series of papers), or the only difference is a number (a part, edition or year:
+    "Constructing optimal entanglement witnesses. II" vs "... witnesses"). Words that are
+    misspelt (RapidFuzz ``ratio`` ≥ 75), abbreviated (a prefix of 3+ letters) or only on one
+    side (a dropped subtitle, a truncation) are not conflicts.
+
+    >>> title_word_conflict("response ball milled aluminum borax", "response ball milled cu mg b2o3")
+    "words on both sides: 'aluminum', 'borax' vs 'b2o3', 'cu', 'mg'"
+    >>> title_word_conflict("optimal entanglement witnesses ii", "optimal entanglement witnesses")
+    "number on one side: '2'"
+    >>> title_word_conflict("deep residual lerning", "deep residual learning for image recognition")
+    """
+    if a == b:
+        return None
+    wa, wb = _title_words(a), _title_words(b)
+    only_a = wa - wb
+    only_b = wb - wa
+    if not only_a and not only_b:
+        return None
+    ua = sorted(w for w in only_a if not _word_found(w, wb))
+    ub = sorted(w for w in only_b if not _word_found(w, wa))
+    if ua and ub:
+        return (
+            "words on both sides: "
+            + ", ".join(repr(w) for w in ua)
+            + " vs "
+            + ", ".join(repr(w) for w in ub)
+        )
+    extra = ua or ub
+    if extra and all(w.isdigit() for w in extra):
+        return "number on one side: " + ", ".join(repr(w) for w in extra)
+    return None
 
 
 @frozen
