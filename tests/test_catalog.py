@@ -6,6 +6,7 @@ import pickle
 from collections.abc import Iterator
 
 import citeledger as cl
+from citeledger.resolve.catalog import version_key
 from citeledger.resolve.normalize import normalize_title
 
 A = cl.Paper(
@@ -102,3 +103,44 @@ def test_pickle_roundtrip() -> None:
     assert len(clone) == 3
     assert clone.by_identifier(cl.parse_identifier("arXiv:1706.03762")) == [A]
     assert clone.candidates(cl.Reference(title=B.title), limit=3)[0] == B
+
+
+def test_version_key_folds_only_known_registrant_suffixes() -> None:
+    cases = {
+        "10.6084/m9.figshare.5107054.v2": "doi:10.6084/m9.figshare.5107054",
+        "10.20944/preprints202001.0001.v1": "doi:10.20944/preprints202001.0001",
+        "10.21203/rs.2.18406/v1": "doi:10.21203/rs.2.18406",
+        "10.31219/osf.io/abcde_v2": "doi:10.31219/osf.io/abcde",
+        "10.1007/978-3-319-76887-8_61-1": "doi:10.1007/978-3-319-76887-8_61",
+        "10.3403/30276345u": "doi:10.3403/30276345",
+        # Other registrants' suffixes are left alone: ".v1" there is not known to be a version.
+        "10.1000/abc.v1": "doi:10.1000/abc.v1",
+        "10.1007/s11663-012-9771-y": "doi:10.1007/s11663-012-9771-y",
+    }
+    for doi, key in cases.items():
+        assert version_key(cl.normalize_doi(doi)) == key
+    assert version_key(cl.parse_identifier("arXiv:1706.03762v5")) == "arxiv:1706.03762"
+
+
+def test_versioned_doi_finds_other_versions_after_direct_hits() -> None:
+    v2 = cl.Paper(title="A dataset of things", identifiers=["10.6084/m9.figshare.123.v2"])
+    concept = cl.Paper(title="A dataset of things", identifiers=["10.6084/m9.figshare.123"])
+    cat = cl.Catalog([v2])
+    assert cat.by_identifier(cl.normalize_doi("10.6084/m9.figshare.123.v1")) == [v2]
+    assert cat.by_identifier(cl.normalize_doi("10.6084/m9.figshare.123")) == [v2]
+    both = cl.Catalog([v2, concept])
+    # A direct hit wins over another version.
+    assert both.by_identifier(cl.normalize_doi("10.6084/m9.figshare.123")) == [concept]
+    assert both.by_identifier(cl.normalize_doi("10.6084/m9.figshare.123.v1")) == [v2, concept]
+    assert cat.by_identifier(cl.normalize_doi("10.1000/abc.v1")) == []
+
+
+def test_blocking_tolerates_a_misspelling_into_another_rare_word() -> None:
+    # "quasar" is the paper's rarest word; the reference misspells it as "quasi", which another
+    # paper carries, so the paper must still be found through its next rarest word.
+    target = cl.Paper(title="Spectral quasar survey of northern galaxies")
+    other = cl.Paper(title="Quasi periodic oscillations")
+    filler = [cl.Paper(title=f"Spectral galaxies northern number{i}") for i in range(5)]
+    cat = cl.Catalog([target, other, *filler])
+    ids = cat.blocking_ids(normalize_title("Spectral quasi survey of northern galaxies"))
+    assert 0 in ids

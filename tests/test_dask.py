@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,8 @@ def _cluster() -> LocalCluster:
         host="127.0.0.1",
         scheduler_port=0,
         dashboard_address=None,  # no web server, no "port in use" warning
+        # Worker scratch space in the temp dir, not a dask-scratch-space/ in the checkout.
+        local_directory=tempfile.gettempdir(),
         silence_logs=logging.CRITICAL,
     )
 

@@ -563,3 +563,91 @@ def test_resolve_many_equals_resolve(data: st.DataObject) -> None:
     expected = [resolver.resolve(r) for r in refs]
     assert resolver.resolve_many(refs, workers=1) == expected
     assert resolver.resolve_many(refs, workers=2) == expected
+
+
+# --------------------------------------------------------------------------- precision rules
+
+
+def test_substituted_title_word_is_a_sibling_paper() -> None:
+    # fuzzycat's DIFFERENT pair: one author's series of papers, title similarity 90.
+    a = cl.Paper(
+        title="Response to Thermal Exposure of Ball-Milled Aluminum-Borax Powder Blends",
+        authors=["Yucel Birol"],
+        year=2012,
+        volume="44",
+        pages="359-364",
+    )
+    b = cl.Paper(
+        title="Response to Thermal Exposure of Ball-Milled Cu-Mg/B2O3 Powder Blends",
+        authors=["Yucel Birol"],
+        year=2013,
+        volume="44",
+        pages="969-973",
+    )
+    res = cl.verify(a, b)
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "titles differ (words on both sides" in res.reason
+    # A misspelt or abbreviated word is not a substitution.
+    typo = replace(
+        a, title="Respnse to thermal exposure of ball-milled aluminium-borax powder blends"
+    )
+    assert cl.verify(typo, a).state is ResolutionState.VERIFIED_FUZZY
+
+
+def test_part_number_on_one_side_is_not_verified_by_title_alone() -> None:
+    part2 = cl.Paper(title="Constructing optimal entanglement witnesses. II", year=2010)
+    part1 = cl.Paper(title="Constructing optimal entanglement witnesses", year=2010)
+    res = cl.verify(part2, part1)
+    assert not res.verified
+    assert "number on one side: '2'" in res.reason
+    assert cl.verify(part2, part2).state is ResolutionState.VERIFIED_FUZZY
+
+
+def test_series_title_needs_year_and_volume_or_page() -> None:
+    issues = [
+        cl.Paper(
+            title="Book review column",
+            authors=["K. Aberer"],
+            year=y,
+            venue="SIGMOD Record",
+            volume=str(v),
+        )
+        for y, v in ((2001, 30), (2002, 31), (2003, 32))
+    ]
+    resolver = cl.Resolver(issues)
+    ref = cl.Reference(
+        title="Book Review Column", authors="K Aberer", year=2002, venue="SIGMOD Record"
+    )
+    res = resolver.resolve(ref)
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "a series needs the same year and an agreeing volume or first page" in res.reason
+    res = resolver.resolve(replace(ref, volume="31"))
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.target is issues[1]
+    # Two works with one title (a conference and a journal version) are not a series.
+    pair = cl.Resolver([replace(issues[0], year=1995), issues[1]])
+    assert pair.resolve(ref).target is issues[1]
+
+
+def test_versioned_and_preprint_dois_are_not_conflicting_identifiers() -> None:
+    v1 = cl.Paper(
+        title="Beyond health system contact: measuring quality of childbirth care",
+        authors=["Hagos Godefay"],
+        year=2020,
+        identifiers=["10.21203/rs.2.18406/v1"],
+    )
+    v2 = replace(v1, identifiers=["10.21203/rs.2.18406/v2"])
+    res = cl.verify(v1, v2)
+    assert res.state is ResolutionState.VERIFIED_EXACT
+    assert "another version of the DOI" in res.reason
+    ssrn = cl.Paper(
+        title="Bankruptcy law and bank financing",
+        authors=["Giacomo Rodano"],
+        year=2016,
+        identifiers=["10.2139/ssrn.2645730"],
+    )
+    journal = replace(ssrn, identifiers=["10.1016/j.jfineco.2016.01.016"])
+    assert cl.verify(ssrn, journal).state is ResolutionState.VERIFIED_FUZZY
+    # Two publisher DOIs still need the extra corroborating field.
+    other = replace(ssrn, identifiers=["10.1000/other.1"], authors=())
+    assert not cl.verify(replace(journal, authors=()), other).verified

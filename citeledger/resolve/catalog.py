@@ -36,7 +36,13 @@ if TYPE_CHECKING:
 
     from citeledger.model import Paper, Reference
 
-__all__ = ["PREPRINT_DOI_PREFIXES", "CandidateProvider", "Catalog", "ScoredCandidate", "version_key"]
+__all__ = [
+    "PREPRINT_DOI_PREFIXES",
+    "CandidateProvider",
+    "Catalog",
+    "ScoredCandidate",
+    "version_key",
+]
 
 # DOI registrants that mint one DOI per *version* of a deposit, with the version as a suffix
 # of the concept DOI. Only these suffix conventions are folded; opaque version DOIs (Zenodo's
@@ -55,6 +61,10 @@ _VERSIONED_DOI: Final = (
     # BSI standards: 10.3403/30276345u is the undated form of 10.3403/30276345
     (re.compile(r"^(doi:10\.3403/\d+)u$"), r"\1"),
 )
+
+_VERSIONED_PREFIXES: Final = tuple(
+    f"doi:10.{p}/" for p in ("6084", "20944", "21203", "22541", "1007", "3403")
+) + tuple(f"doi:10.312{d:02d}/" for d in range(100))
 
 #: DOI prefixes of preprint servers and repositories: a paper's DOI there and its published DOI
 #: are two DOIs of one work, so they never count as conflicting identifiers.
@@ -94,7 +104,7 @@ def version_key(ident: Identifier) -> str:
     'doi:10.1000/abc.v1'
     """
     key = work_key(ident)
-    if key.startswith("doi:"):
+    if key.startswith(_VERSIONED_PREFIXES):
         for pattern, repl in _VERSIONED_DOI:
             if pattern.match(key):
                 return pattern.sub(repl, key)
@@ -311,7 +321,7 @@ class Catalog:
         counts: Counter[int] = Counter()
         for arr in chosen[:3]:
             counts.update(arr)
-        need = 2 if len(chosen) >= 3 else 1  # noqa: PLR2004 - two of the three rarest
+        need = 2 if len(chosen) >= 3 else 1  # two of the three rarest
         return sorted(pid for pid, n in counts.items() if n >= need)
 
     def scored_candidates(

@@ -24,6 +24,7 @@ verified matches, never add one.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -358,11 +359,11 @@ class Resolver:
     def _exact_problems(self, comp: Comparison) -> list[str]:
         cfg = self.config
         problems: list[str] = []
-        title_ev = next((e for e in comp.evidence if e.field == "title"), None)
+        title_ev = next((f for f in comp.fields if f["field"] == "title"), None)
         if (
             comp.title is not None
             and title_ev is not None
-            and title_ev.right
+            and title_ev.get("right")
             and comp.title < cfg.min_exact_title_similarity
         ):
             problems.append("title")
@@ -418,6 +419,15 @@ class Resolver:
             failures.append(f"title similarity {title:.1f} below {need_title:g}")
         if comp.hard:
             failures.append("disagreeing " + ", ".join(comp.hard))
+        if words is not None:
+            # With a substituted title word, a differing volume or page is the other paper's.
+            codes = [
+                f["field"]
+                for f in comp.fields
+                if f["field"] in ("volume", "first_page") and f["agreement"] is Agreement.DISAGREE
+            ]
+            if codes:
+                failures.append(f"titles differ ({words}) and so do {', '.join(codes)}")
         if comp.corroborations < need_corr and not alone:
             what = "short/generic title" if feats.generic else "title"
             failures.append(
@@ -657,20 +667,29 @@ class Resolver:
                 if report is not None and (i % step == 0 or i == total):
                     report(i, total)
             return out
-        chunk = max(1, min(2000, total // (workers * 8) or 1))
+        chunk = max(1, min(1000, total // (workers * 8) or 1))
         ranges = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
+        # Under fork the workers inherit the resolver, the references and the paper -> catalog
+        # index map built here once; under spawn each worker unpickles them once and builds its
+        # own map (object ids differ between processes).
+        index = _paper_index(self) if method == "fork" else None
         results: list[Resolution] = []
-        # The references go to the workers with the resolver (inherited under fork); tasks are
-        # index ranges, so nothing but results crosses a pipe per batch.
-        with ctx.Pool(
-            min(workers, len(ranges)), initializer=_init_worker, initargs=(self, items)
-        ) as pool:
-            for batch in pool.imap(_resolve_range, ranges):
-                results.extend(_resolution_from_wire(item, self.catalog) for item in batch)
-                if report is not None:
-                    report(len(results), total)
+        # Freezing moves every object that exists now (the catalog: millions of objects) out of
+        # the collector's reach, so a worker's garbage collections do not walk - and, through
+        # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone below.
+        gc.freeze()
+        try:
+            with ctx.Pool(
+                min(workers, len(ranges)), initializer=_init_worker, initargs=(self, items, index)
+            ) as pool:
+                for batch in pool.imap(_resolve_range, ranges):
+                    results.extend(_resolution_from_wire(item, self.catalog) for item in batch)
+                    if report is not None:
+                        report(len(results), total)
+        finally:
+            gc.unfreeze()
         return results
 
 
@@ -722,11 +741,16 @@ _Wire = int | Paper
 _EvidenceWire = tuple[str, str, float | None, str | None, str | None, str | None]
 
 
-def _init_worker(resolver: Resolver, items: Sequence[Reference | Paper]) -> None:
-    index: dict[int, int] = {}
-    if resolver.catalog is not None:
-        index = {id(p): i for i, p in enumerate(resolver.catalog._papers)}  # noqa: SLF001
-    _WORKER[os.getpid()] = (resolver, items, index)
+def _paper_index(resolver: Resolver) -> dict[int, int]:
+    if resolver.catalog is None:
+        return {}
+    return {id(p): i for i, p in enumerate(resolver.catalog._papers)}  # noqa: SLF001
+
+
+def _init_worker(
+    resolver: Resolver, items: Sequence[Reference | Paper], index: dict[int, int] | None
+) -> None:
+    _WORKER[os.getpid()] = (resolver, items, _paper_index(resolver) if index is None else index)
 
 
 def _to_wire(paper: Paper | None, index: dict[int, int]) -> _Wire | None:
@@ -766,20 +790,54 @@ def _resolve_range(bounds: tuple[int, int]) -> list[tuple[Any, ...]]:
     return out
 
 
+_STATES: Final = {s.value: s for s in ResolutionState}
+_METHODS: Final = {m.value: m for m in Method}
+_AGREEMENTS: Final = {a.value: a for a in Agreement}
+
+
+def _rebuild(cls: type[Any], values: dict[str, Any]) -> Any:
+    """An attrs value from fields that already passed its converters (in the worker).
+
+    Skips ``__init__`` the way unpickling does (attrs' own ``__setstate__`` sets slots with
+    ``object.__setattr__``): the values were produced by valid instances, so converting them
+    again would only cost time in the parent, which would otherwise be the bottleneck.
+    """
+    obj = object.__new__(cls)
+    for name, value in values.items():
+        object.__setattr__(obj, name, value)
+    return obj
+
+
 def _resolution_from_wire(item: tuple[Any, ...], catalog: Catalog | None) -> Resolution:
     state, method, target, score, evidence, reason, alternatives = item
-    return Resolution(
-        state=state,
-        method=method,
-        target=_from_wire(target, catalog),
-        score=score,
-        evidence=tuple(
-            Evidence(field=f, agreement=a, score=sc, left=le, right=ri, note=no)
-            for f, a, sc, le, ri, no in evidence
-        ),
-        reason=reason,
-        alternatives=tuple(p for p in (_from_wire(a, catalog) for a in alternatives) if p),
+    result: Resolution = _rebuild(
+        Resolution,
+        {
+            "state": _STATES[state],
+            "method": None if method is None else _METHODS[method],
+            "target": _from_wire(target, catalog),
+            "score": score,
+            "evidence": tuple(
+                _rebuild(
+                    Evidence,
+                    {
+                        "field": f,
+                        "agreement": _AGREEMENTS[a],
+                        "score": sc,
+                        "left": le,
+                        "right": ri,
+                        "note": no,
+                    },
+                )
+                for f, a, sc, le, ri, no in evidence
+            ),
+            "reason": reason,
+            "alternatives": tuple(
+                p for p in (_from_wire(a, catalog) for a in alternatives) if p is not None
+            ),
+        },
     )
+    return result
 
 
 def verify(
@@ -803,4 +861,9 @@ def verify(
 
     .. versionadded:: 0.1.0
     """
-    return Resolver((paper,), config=config).resolve(ref_or_paper)
+    return Resolver((paper,), config=config if config is not None else _DEFAULT_CONFIG).resolve(
+        ref_or_paper
+    )
+
+
+_DEFAULT_CONFIG: Final = ResolverConfig()

@@ -161,7 +161,9 @@ def title_word_conflict(a: str, b: str) -> str | None:
     misspelt (RapidFuzz ``ratio`` ≥ 75), abbreviated (a prefix of 3+ letters) or only on one
     side (a dropped subtitle, a truncation) are not conflicts.
 
-    >>> title_word_conflict("response ball milled aluminum borax", "response ball milled cu mg b2o3")
+    >>> title_word_conflict(
+    ...     "response ball milled aluminum borax", "response ball milled cu mg b2o3"
+    ... )
     "words on both sides: 'aluminum', 'borax' vs 'b2o3', 'cu', 'mg'"
     >>> title_word_conflict("optimal entanglement witnesses ii", "optimal entanglement witnesses")
     "number on one side: '2'"
