@@ -101,7 +101,14 @@ from citeledger.model import (
     WorkType,
     utc,
 )
-from citeledger.page import AreaCount, AreaProfile, CitedByYear, CitingWork, YearCount
+from citeledger.page import (
+    AreaCount,
+    AreaProfile,
+    CitedByYear,
+    CitingWork,
+    CountedCitation,
+    YearCount,
+)
 from citeledger.resolve import CandidateProvider, Catalog, Resolver, ResolverConfig, verify
 from citeledger.sample import SampleSource
 from citeledger.serialize import dumps, loads, make_converter, structure
@@ -152,6 +159,7 @@ __all__ = [
     "CitingWork",
     "Claim",
     "CorpusId",
+    "CountedCitation",
     "Coverage",
     "CoverageState",
     "CrossrefSource",

@@ -22,7 +22,7 @@ from citeledger.model import Coverage, CoverageState, Facet, Observation, Resolu
 
 if TYPE_CHECKING:
     from citeledger.ledger import CitationRecord, ObservationNotice
-    from citeledger.page import YearCount
+    from citeledger.page import CitingWork, YearCount
 
 __all__ = ["coverage_line", "render", "svg_bar_chart"]
 
@@ -233,6 +233,8 @@ def _extras_text(record: CitationRecord) -> list[str]:
     ]
     for w in grouped:
         out += [f"- {w.paper.title}: {'; '.join(w.grouping)}"]
+    for w in record.citing_works:
+        out += [f"- {w.paper.title}: {note}" for note in w.unlinked]
     selfc = record.self_citations
     unknown = sum(1 for w in record.citing_works if w.self_citation is None)
     if selfc:
@@ -262,6 +264,14 @@ def _extras_text(record: CitationRecord) -> list[str]:
         out += [f"- {r.describe()}" for r in problems]
         out += [""]
     return out
+
+
+def _other_counts(work: CitingWork, source: str | None) -> str:
+    """Other sources' differing counts, " (semanticscholar: 500)": shown, never mixed in."""
+    others = work.other_counts(source)
+    if not others:
+        return ""
+    return " (" + "; ".join(f"{m.source}: {m.value:,}" for m in others) + ")"
 
 
 def _per_year_line(years: tuple[YearCount, ...]) -> str:
@@ -333,6 +343,7 @@ def _page_text(record: CitationRecord) -> list[str]:
             m = w.count(src) if src else None
             year = f"{w.year} " if w.year is not None else ""
             tail = f" · cited by {m.value:,}" if m is not None else ""
+            tail += _other_counts(w, src)
             out.append(f"{i:>3}. {year}{w.paper.title}{tail}")
             if i == RANK_HEAD and len(ranked) > RANK_HEAD:
                 out.append(f"     ({len(ranked) - RANK_HEAD} more)")
@@ -454,6 +465,7 @@ def _markdown(record: CitationRecord, view: str) -> str:
                 lines.append(
                     f"{i}. {w.year or ''} {e(w.paper.title or '')}"
                     + (f" — cited by {m.value:,}" if m else "")
+                    + e(_other_counts(w, src))
                 )
             lines += ["", f"{len(ranked):,} most cited of {record.citing_total:,}"]
         for prof in record.area_profiles:
@@ -588,7 +600,11 @@ def _html(record: CitationRecord, view: str) -> str:
                 areas = " ".join(w.paper.areas)
                 out.append(
                     f'<li data-areas="{h(areas)}">{w.year or ""} {h(w.paper.title or "")}'
-                    + (f" <small>cited by {m.value:,}</small>" if m else "")
+                    + (
+                        f" <small>cited by {m.value:,}{h(_other_counts(w, src))}</small>"
+                        if m
+                        else ""
+                    )
                     + "</li>"
                 )
             out.append(f"</ol><p>{len(ranked):,} most cited of {record.citing_total:,}</p>")

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 from attrs import field, frozen
 
+from citeledger._memo import CallMemo, MemoTransport
+from citeledger._progress import Progress, progress_callback
 from citeledger.errors import (
     CiteledgerError,
     DeserializationError,
@@ -46,13 +48,21 @@ from citeledger.model import (
     ResolutionState,
     utc,
 )
-from citeledger.page import AreaProfile, CitedByYear, CitingWork, YearCount, year_series
+from citeledger.page import (
+    AreaProfile,
+    CitedByYear,
+    CitingWork,
+    CountedCitation,
+    YearCount,
+    year_series,
+)
 from citeledger.resolve import Resolver
 from citeledger.serialize import make_converter, structure
 from citeledger.sources import Capability, Paged, Source, SourceRegistry
+from citeledger.sources._transport import Transport
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     import pandas as pd
 
@@ -451,29 +461,21 @@ class CitationRecord:
         if self.cited_by_year:
             cby = self.cited_by_year[0]
             total = cby.total
+            why = f"The per-year counts from {cby.source} total {total:,}"
+            notes = self._series_notes(cby)
             if total == itemized:
-                why = (
-                    f"The per-year counts from {cby.source} total {total:,}, "
-                    "as many as are itemized."
-                )
-                return Reconciliation(
-                    per_year_source=cby.source,
-                    per_year_total=total,
-                    itemized=itemized,
-                    agrees=True,
-                    explanation=why,
-                )
-            reasons = self._itemization_shortfall()
-            why = (
-                f"The per-year counts from {cby.source} total {total:,}; {itemized:,} citing "
-                f"works are itemized here"
-            )
-            why += f" because {reasons}." if reasons else "."
+                why += ", as many as are itemized."
+            else:
+                reasons = self._itemization_shortfall()
+                why += f"; {itemized:,} citing works are itemized here"
+                why += f" because {reasons}." if reasons else "."
+            if notes:
+                why += " " + " ".join(notes)
             return Reconciliation(
                 per_year_source=cby.source,
                 per_year_total=total,
                 itemized=itemized,
-                agrees=False,
+                agrees=total == itemized and not notes,
                 explanation=why,
             )
         dated = sum(1 for w in self.citing_works if w.year is not None)
@@ -493,6 +495,23 @@ class CitationRecord:
             agrees=agrees,
             explanation=why,
         )
+
+    def _series_notes(self, cby: CitedByYear) -> list[str]:
+        """Why a source's per-year series may not be the work's whole history."""
+        notes: list[str] = []
+        if cby.note:
+            notes.append(cby.note[0].upper() + cby.note[1:].rstrip(".") + ".")
+        if cby.source_total is not None and cby.source_total != cby.total:
+            diff = cby.source_total - cby.total
+            notes.append(
+                f"{cby.source}'s own total count is {cby.source_total:,}, "
+                + (
+                    f"{diff:,} more than its per-year counts: citations outside the years it bins."
+                    if diff > 0
+                    else f"{-diff:,} fewer than its per-year counts."
+                )
+            )
+        return notes
 
     def _itemization_shortfall(self) -> str:
         cov = self.coverage_of(Facet.INBOUND_ITEMIZATION)
@@ -753,86 +772,115 @@ def _after(citing: Paper, event_date: dt.date | None) -> bool | None:
     return year > event_date.year
 
 
-def _call(
-    reports: list[SourceReport],
-    src: Source,
-    capability: Capability,
-    method: str,
-    *args: Any,
-    subject: str | None = None,
-    **kwargs: Any,
-) -> tuple[bool, Any]:
-    """Call ``src.<method>(*args, **kwargs)``; record what happened. Returns (answered, value).
+class _Caller:
+    """Calls sources for one build: records every outcome, memoizes, reports progress.
 
-    A source without the capability (or without the method at all) is reported as unsupported.
+    ``call()`` returns ``(answered, value, failure)``; ``failure`` is the report of a failed
+    or unsupported call. The same (source, method, arguments) is asked once per build: a repeat
+    returns the first outcome without a new report (nothing is asked, so nothing new happened).
     """
-    name = getattr(src, "name", type(src).__name__)
-    caps = getattr(src, "capabilities", None)
-    if caps is not None and capability not in caps:
-        reports.append(
-            SourceReport(
-                source=name,
-                capability=capability.value,
-                outcome=Outcome.UNSUPPORTED,
-                subject=subject,
-            )
+
+    def __init__(self, reports: list[SourceReport], advance: Callable[[int], None]) -> None:
+        self.reports = reports
+        self.memo = CallMemo()
+        self.advance = advance
+
+    def call(
+        self,
+        src: Source,
+        capability: Capability | None,
+        method: str,
+        *args: Any,
+        subject: str | None = None,
+        memo: bool = True,
+        **kwargs: Any,
+    ) -> tuple[bool, Any, SourceReport | None]:
+        """Call ``src.<method>(*args, **kwargs)``; record what happened.
+
+        A source without the capability (or without the method at all) is reported as
+        unsupported. ``capability`` None: an optional method no capability gates; its outcome
+        is reported under the method's name.
+        """
+        key = CallMemo.key(src, method, args, kwargs) if memo else None
+        if key is not None:
+            found = self.memo.get(key)
+            if found is not None:
+                ok, value, failure = found
+                return ok, value, failure
+        outcome = self._call(src, capability, method, args, kwargs, subject)
+        self.advance(1)
+        if key is not None:
+            self.memo.put(key, outcome)
+        return outcome
+
+    def _fail(self, report: SourceReport) -> tuple[bool, Any, SourceReport | None]:
+        self.reports.append(report)
+        return False, None, report
+
+    def _call(  # noqa: PLR0917 - private; mirrors call()'s parts
+        self,
+        src: Source,
+        capability: Capability | None,
+        method: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        subject: str | None,
+    ) -> tuple[bool, Any, SourceReport | None]:
+        name = getattr(src, "name", type(src).__name__)
+        caps = getattr(src, "capabilities", None)
+        fn = getattr(src, method, None)
+        label = capability.value if capability is not None else method
+        unsupported = SourceReport(
+            source=name, capability=label, outcome=Outcome.UNSUPPORTED, subject=subject
         )
-        return False, None
-    fn = getattr(src, method, None)
-    if not callable(fn):
-        reports.append(
-            SourceReport(
-                source=name,
-                capability=capability.value,
-                outcome=Outcome.UNSUPPORTED,
-                subject=subject,
+        gated = capability is not None and caps is not None and capability not in caps
+        if gated or not callable(fn):
+            return self._fail(unsupported)
+        try:
+            value = fn(*args, **kwargs)
+        except UnsupportedCapability:
+            return self._fail(unsupported)
+        except SourceError as exc:
+            return self._fail(
+                SourceReport(
+                    source=name,
+                    capability=label,
+                    outcome=Outcome.NOT_FOUND if _not_found(exc) else Outcome.ERROR,
+                    error=exc.message if hasattr(exc, "message") else str(exc),
+                    error_type=type(exc).__name__,
+                    subject=subject,
+                )
             )
-        )
-        return False, None
+        except CiteledgerError as exc:
+            # A payload the adapter could not read (ParseError, ...) is that source's failure.
+            return self._fail(
+                SourceReport(
+                    source=name,
+                    capability=label,
+                    outcome=Outcome.ERROR,
+                    error=str(exc),
+                    error_type=type(exc).__name__,
+                    subject=subject,
+                )
+            )
+        return True, value, None
+
+
+def _not_found(exc: SourceError) -> bool:
+    return getattr(exc, "status", None) == 404 or type(exc).__name__ == "NotFoundError"
+
+
+def _with_memo_transport(src: Source) -> Source:
+    """The source sending through a fresh per-build :class:`MemoTransport`, when it can."""
+    transport = getattr(src, "transport", None)
+    clone = getattr(src, "with_transport", None)
+    if transport is None or not callable(clone) or not isinstance(transport, Transport):
+        return src
     try:
-        value = fn(*args, **kwargs)
-    except UnsupportedCapability:
-        reports.append(
-            SourceReport(
-                source=name,
-                capability=capability.value,
-                outcome=Outcome.UNSUPPORTED,
-                subject=subject,
-            )
-        )
-        return False, None
-    except SourceError as exc:
-        status = getattr(exc, "status", None)
-        outcome = (
-            Outcome.NOT_FOUND
-            if status == 404 or type(exc).__name__ == "NotFoundError"
-            else Outcome.ERROR
-        )
-        reports.append(
-            SourceReport(
-                source=name,
-                capability=capability.value,
-                outcome=outcome,
-                error=exc.message if hasattr(exc, "message") else str(exc),
-                error_type=type(exc).__name__,
-                subject=subject,
-            )
-        )
-        return False, None
-    except CiteledgerError as exc:
-        # A payload the adapter could not read (ParseError, ...) is that source's failure only.
-        reports.append(
-            SourceReport(
-                source=name,
-                capability=capability.value,
-                outcome=Outcome.ERROR,
-                error=str(exc),
-                error_type=type(exc).__name__,
-                subject=subject,
-            )
-        )
-        return False, None
-    return True, value
+        copied = clone(MemoTransport(transport))
+    except Exception:  # a broken optional hook must not cost the record
+        return src
+    return copied if isinstance(copied, Source) else src
 
 
 def _provenance(src: Source, ident: Identifier, capability: Capability) -> tuple[str, ...]:
@@ -845,6 +893,14 @@ def _provenance(src: Source, ident: Identifier, capability: Capability) -> tuple
         if names:
             return tuple(str(n) for n in names)
     return (src.name,)
+
+
+def _unique(items: Iterable[T]) -> tuple[T, ...]:
+    out: list[T] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return tuple(out)
 
 
 def _merge_names(groups: Iterable[Iterable[str]]) -> tuple[str, ...]:
@@ -862,16 +918,15 @@ class _SourceCandidates:
     Errors are recorded, never raised: a source that fails leaves the reference to the others.
     """
 
-    def __init__(self, src: Source, reports: list[SourceReport]) -> None:
+    def __init__(self, src: Source, caller: _Caller) -> None:
         self._src = src
-        self._reports = reports
+        self._caller = caller
         self._seen: dict[str, list[Paper]] = {}
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
         key = f"id:{work_key(ident)}"
         if key not in self._seen:
-            ok, paper = _call(
-                self._reports,
+            ok, paper, _ = self._caller.call(
                 self._src,
                 Capability.PAPER,
                 "paper",
@@ -886,8 +941,7 @@ class _SourceCandidates:
             return []
         key = f"q:{_norm_title(ref.title)}"
         if key not in self._seen:
-            ok, found = _call(
-                self._reports,
+            ok, found, _ = self._caller.call(
                 self._src,
                 Capability.SEARCH,
                 "search",
@@ -976,10 +1030,10 @@ def _paper_disagreements(papers: Sequence[Paper], subject: str) -> list[Disagree
 
 
 def _iterate(
-    it: Iterable[Observation], cap: int | None
-) -> tuple[list[Observation], bool, SourceError | None, bool]:
+    it: Iterable[T], cap: int | None, advance: Callable[[int], None]
+) -> tuple[list[T], bool, SourceError | None, bool]:
     """Drain ``it`` up to ``cap``; returns (items, capped, error, complete)."""
-    items: list[Observation] = []
+    items: list[T] = []
     iterator = iter(it)
     error: SourceError | None = None
     capped = False
@@ -1004,10 +1058,25 @@ def _iterate(
         except SourceError as exc:  # a plain iterator that raises mid-way
             error = exc
             break
+        advance(1)
     if isinstance(it, Paged):
         error = error or it.error
         complete = complete and it.error is None
     return items, capped, error, complete
+
+
+def _link_reason(a: Identifier, b: Identifier) -> str:
+    """Why two identifiers with one work key name the same work."""
+    if a.scheme is not b.scheme and Scheme.DOI in (a.scheme, b.scheme):
+        doi, arxiv = (a, b) if a.scheme is Scheme.DOI else (b, a)
+        return f"arXiv DataCite DOI {doi} is {arxiv}"
+    if a == b:
+        return f"same identifier {a}"
+    return f"versions of one work ({a}, {b})"
+
+
+def _families(paper: Paper) -> set[str]:
+    return {a.family_key for a in paper.authors if a.family_key}
 
 
 def _group_citing(
@@ -1015,7 +1084,16 @@ def _group_citing(
     inbound: Sequence[Observation],
     counts: Mapping[str, list[Measurement]],
 ) -> list[CitingWork]:
-    """Group inbound observations into distinct citing works, with the reason for each merge."""
+    """Group inbound observations into distinct citing works, with the reason for each merge.
+
+    Observations are grouped only when their identifiers link them (one work key: the same
+    identifier, arXiv versions, an arXiv DataCite DOI and its arXiv id), when a source asserted
+    a preprint/published (or other version) relation between them, or when they share a title
+    of at least four words and either cite this paper at the same reference number or share the
+    year and at least one author family name. The same title and year alone never groups (two
+    papers can share a title); such look-alikes are listed in ``CitingWork.unlinked`` with why
+    they were kept apart.
+    """
     parent = list(range(len(inbound)))
     reasons: dict[int, list[str]] = {}
 
@@ -1032,48 +1110,103 @@ def _group_citing(
         parent[rj] = ri
         reasons.setdefault(ri, []).extend([*reasons.pop(rj, []), why])
 
-    seen: dict[str, tuple[int, str]] = {}
+    # 1. Identifiers: one work key (exact identifier, arXiv versions, arXiv DataCite DOIs).
+    first_by_key: dict[str, tuple[int, Identifier]] = {}
     for i, obs in enumerate(inbound):
-        p = obs.citing
-        keys = [(k, f"same work {k}") for k in sorted(p.work_keys)]
-        for rel in p.related:
+        for ident in obs.citing.identifiers:
+            key = work_key(ident)
+            if key in first_by_key:
+                j, other = first_by_key[key]
+                union(j, i, _link_reason(other, ident))
+            else:
+                first_by_key[key] = (i, ident)
+    # 2. Relations a source asserted (preprint of / has preprint / version of).
+    for i, obs in enumerate(inbound):
+        for rel in obs.citing.related:
+            hit = first_by_key.get(work_key(rel.identifier))
+            if hit is None:
+                continue
             if rel.kind in (RelationKind.PREPRINT_OF, RelationKind.HAS_PREPRINT):
                 why = f"preprint and published version ({rel.kind.value} {rel.identifier}"
-                why += f", asserted by {rel.source})" if rel.source else ")"
             else:
-                why = f"versions of one work ({rel.kind.value} {rel.identifier})"
-            keys.append((work_key(rel.identifier), why))
-        title = _norm_title(p.title)
-        # Generic short titles ("Editorial", "Reply to comment") are not grouped on title alone.
+                why = f"versions of one work ({rel.kind.value} {rel.identifier}"
+            why += f", asserted by {rel.source})" if rel.source else ")"
+            union(hit[0], i, why)
+    # 3. Same title (at least four words) and year, and a shared author family name.
+    by_title: dict[str, list[int]] = {}
+    for i, obs in enumerate(inbound):
+        title = _norm_title(obs.citing.title)
+        # Generic short titles ("Editorial", "Reply to comment") are never matched on title.
         if len(title.split()) >= 4:
-            keys.append((f"title:{title}|{p.year or ''}", "same title and year"))
-        for key, why in keys:
-            if key in seen:
-                first, first_why = seen[key]
-                # A relation a source asserted explains the grouping better than the shared key.
-                union(
-                    first, i, first_why if first_why.startswith(("preprint", "versions")) else why
-                )
-            else:
-                seen[key] = (i, why)
+            by_title.setdefault(title, []).append(i)
+    lookalikes: dict[int, list[tuple[int, str]]] = {}
+    for members in by_title.values():
+        for pos, i in enumerate(members):
+            pi = inbound[i].citing
+            for j in members[:pos]:
+                pj = inbound[j].citing
+                if find(i) == find(j):
+                    continue
+                shared = sorted(_families(pi) & _families(pj))
+                pos_i, pos_j = inbound[i].position, inbound[j].position
+                if pos_i is not None and pos_i == pos_j:
+                    # One title citing this paper at the same reference number: the seed's "same
+                    # citing paper seen twice" (two link tables, two states), not two papers.
+                    union(j, i, f"same title and same reference number ({pos_i}) citing this paper")
+                    continue
+                if pi.year is not None and pi.year == pj.year and shared:
+                    union(j, i, f"same title and year ({pi.year}) and shared author {shared[0]}")
+                    continue
+                if pi.year is None or pj.year is None:
+                    why = "year unknown"
+                elif pi.year != pj.year:
+                    why = f"years differ ({pj.year}, {pi.year})"
+                elif not _families(pi) or not _families(pj):
+                    why = "author list unknown"
+                else:
+                    why = "no shared author"
+                lookalikes.setdefault(i, []).append((j, why))
+                lookalikes.setdefault(j, []).append((i, why))
     groups: dict[int, list[int]] = {}
     for i in range(len(inbound)):
         groups.setdefault(find(i), []).append(i)
     works: list[CitingWork] = []
-    for root, members in sorted(groups.items(), key=lambda kv: kv[1][0]):
+    bests: dict[int, Paper] = {}
+    for root, members in groups.items():
         papers = [inbound[i].citing for i in members]
         best = max(papers, key=lambda p: (len(p.identifiers), bool(p.authors), bool(p.year)))
+        if len(papers) > 1:
+            # Every version's identifiers and areas (OpenAlex topics, arXiv categories, S2
+            # fields), so the area filter and lookups find the work by any of them.
+            best = attrs.evolve(
+                best,
+                identifiers=_unique(i for p in [best, *papers] for i in p.identifiers),
+                areas=_merge_names([p.areas for p in [best, *papers]]),
+            )
+        bests[root] = best
+    for root, members in sorted(groups.items(), key=lambda kv: kv[1][0]):
+        papers = [inbound[i].citing for i in members]
+        best = bests[root]
         obs_ids = _merge_names([[inbound[i].id] for i in members])
         srcs = _merge_names([[inbound[i].source] for i in members])
-        merged = reasons.get(root, [])
-        if len(members) > 1 and not merged:
-            merged = ["same citing paper"]
+        merged: list[str] = []
         if len(members) > 1:
-            merged = [
-                f"{len(members)} observations of one citing work: "
-                + "; ".join(dict.fromkeys(merged))
-            ]
-        self_cite, shared = _shared_authors(paper, best)
+            becauses = list(dict.fromkeys(reasons.get(root, []))) or ["identical citing paper"]
+            merged = [f"{len(members)} observations of one citing work: " + "; ".join(becauses)]
+        unlinked: dict[int, str] = {}
+        for i in members:
+            for k, apart in lookalikes.get(i, []):
+                their = find(k)
+                if their != root:
+                    # Named by its first observation: look-alikes can share a title key.
+                    first = inbound[groups[their][0]].id
+                    unlinked.setdefault(
+                        their,
+                        f"same title as the citing work of observation {first}, "
+                        f"not grouped ({apart}; no identifier, relation or shared author "
+                        "links them)",
+                    )
+        self_cite, shared_names = _shared_authors(paper, best)
         measured: list[Measurement] = []
         for p in papers:
             for key in (p.key, *sorted(p.work_keys)):
@@ -1088,11 +1221,87 @@ def _group_citing(
                 sources=srcs,
                 grouping=tuple(merged),
                 self_citation=self_cite,
-                shared_authors=shared,
+                shared_authors=shared_names,
                 cited_by=tuple(measured),
+                unlinked=tuple(unlinked.values()),
             )
         )
     return works
+
+
+def _citing_count_disagreement(work: CitingWork) -> Disagreement | None:
+    """Sources that count one citing work differently (each source's own figure, never mixed)."""
+    per_source: dict[str, Measurement] = {}
+    for m in work.cited_by:
+        if m.source not in per_source:
+            best = work.count(m.source)
+            if best is not None:
+                per_source[m.source] = best
+    if len(per_source) < 2 or len({m.value for m in per_source.values()}) < 2:
+        return None
+    return Disagreement(
+        topic="citing work's cited_by count",
+        subject=work.key,
+        claims=tuple(
+            Claim(source=m.source, value=f"{m.value:,}", observed=m.observed)
+            for m in per_source.values()
+        ),
+    )
+
+
+#: How each source's first listed area is named in an area profile's explanation.
+_PLACEMENT = {
+    "openalex": "OpenAlex primary topic",
+    "arxiv": "arXiv primary category",
+    "semanticscholar": "Semantic Scholar field of study",
+}
+
+
+def _derived_area_profiles(
+    works: Sequence[CitingWork],
+    descriptions: Sequence[Paper],
+    inbound: Sequence[Observation],
+    *,
+    offered: set[str],
+) -> list[AreaProfile]:
+    """Area profiles from the itemized citing papers, one per source that gave their areas.
+
+    Each citing paper counts once, in the first area its source lists (OpenAlex's primary
+    topic, arXiv's primary category); the paper's own placement is the first area the *same*
+    source gives it, so one vocabulary is compared with itself. Sources that already offered
+    a profile (through ``area_profile()``) are left alone.
+    """
+    by_id = {o.id: o for o in inbound}
+    out: list[AreaProfile] = []
+    sources = _merge_names(w.sources for w in works)
+    for src in sources:
+        if src in offered:
+            continue
+        counts: dict[str, int] = {}
+        observed: dt.datetime | None = None
+        for w in works:
+            mine = [by_id[i] for i in w.observations if i in by_id and by_id[i].source == src]
+            areas = next((o.citing.areas for o in mine if o.citing.areas), ())
+            if not areas:
+                continue
+            counts[areas[0]] = counts.get(areas[0], 0) + 1
+            latest = max(o.observed for o in mine)
+            observed = latest if observed is None else max(observed, latest)
+        own = next((d for d in descriptions if d.source == src), None)
+        if not counts or observed is None or own is None or not own.areas:
+            # Without the same source's placement of the paper there is nothing to compare.
+            continue
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append(
+            AreaProfile(
+                source=src,
+                observed=observed,
+                citing=ranked,
+                own_placement=own.areas[0],
+                placement_method=_PLACEMENT.get(src, f"{src} first listed area"),
+            )
+        )
+    return out
 
 
 def _combine_checks(checks: Sequence[NoticeCheck], subject: Identifier | None) -> NoticeCheck:
@@ -1183,12 +1392,17 @@ def build_record(
     now: dt.datetime | str | None = None,
     inbound_cap: int | None = None,
     network: bool = False,
+    progress: Progress = None,
 ) -> CitationRecord:
     """Compose what ``sources`` say about one paper into a :class:`CitationRecord`.
 
     Nothing a source does aborts the record: a failure, a missing capability, an error while
     paging or an unknown paper becomes a :class:`SourceReport` and a coverage entry that says what
     could not be measured and why. Everything fetched is kept.
+
+    Within one call each distinct request is sent once (sources that offer
+    ``with_transport()`` send through a per-build memo), and each (source, capability,
+    identifier) is asked once; nothing is remembered between calls.
 
     Args:
         paper_id: The paper (an identifier or any string :func:`~citeledger.parse_identifier`
@@ -1201,29 +1415,64 @@ def build_record(
             page cap).
         network: Also resolve references against candidates from the sources' identifier lookups
             and searches (verified by the resolver's same rules).
+        progress: ``None`` (quiet), ``True`` (a tqdm bar when interactive) or ``fn(done, total)``;
+            ``done`` counts source calls, references resolved and inbound observations
+            received; ``total`` is None (how many citing papers there are is only known once the
+            sources have been paged).
 
     Returns:
         The record.
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.1.0
+       ``progress``; one request per distinct request and one call per (source, capability,
+       identifier) within a build.
     """
     built = utc(now) if now is not None else dt.datetime.now(dt.UTC)
     if inbound_cap is not None and inbound_cap < 0:
         raise ValueError("inbound_cap must be >= 0")
-    srcs = _as_sources(sources)
-    reports: list[SourceReport] = []
+    given = _as_sources(sources)
     requested = paper_id if isinstance(paper_id, str) else str(paper_id)
     try:
         ident = parse_identifier(paper_id) if isinstance(paper_id, str) else paper_id
     except InvalidIdentifier as exc:
         return _malformed_record(
-            requested, exc, srcs=srcs, built=built, cap=inbound_cap, network=network
+            requested, exc, srcs=given, built=built, cap=inbound_cap, network=network
         )
+    advance, close = progress_callback(progress, total=None, desc="building record")
+    try:
+        return _build(
+            ident,
+            requested,
+            [_with_memo_transport(s) for s in given],
+            resolver=resolver,
+            built=built,
+            inbound_cap=inbound_cap,
+            network=network,
+            advance=advance,
+        )
+    finally:
+        close()
+
+
+def _build(
+    ident: Identifier,
+    requested: str,
+    srcs: list[Source],
+    *,
+    resolver: Resolver | None,
+    built: dt.datetime,
+    inbound_cap: int | None,
+    network: bool,
+    advance: Callable[[int], None],
+) -> CitationRecord:
+    reports: list[SourceReport] = []
+    caller = _Caller(reports, advance)
 
     # -- the paper ----------------------------------------------------------------------
     descriptions: list[Paper] = []
     for src in srcs:
-        ok, p = _call(reports, src, Capability.PAPER, "paper", ident)
+        ok, p, _ = caller.call(src, Capability.PAPER, "paper", ident)
         if ok and p is None:
             reports.append(
                 SourceReport(source=src.name, capability="paper", outcome=Outcome.NOT_FOUND)
@@ -1245,7 +1494,7 @@ def build_record(
     ref_lists: list[tuple[Source, list[Reference]]] = []
     ref_names: list[tuple[str, ...]] = []
     for src in srcs:
-        ok, refs = _call(reports, src, Capability.REFERENCES, "references", ident)
+        ok, refs, _ = caller.call(src, Capability.REFERENCES, "references", ident)
         if ok:
             refs = list(refs or [])
             ref_lists.append((src, refs))
@@ -1261,7 +1510,7 @@ def build_record(
             )
     base = resolver if resolver is not None else Resolver([])
     if network:
-        providers = [_SourceCandidates(s, reports) for s in srcs]
+        providers = [_SourceCandidates(s, caller) for s in srcs]
         active = Resolver(None, config=base.config, providers=(*base.providers, *providers))
     else:
         active = base
@@ -1276,6 +1525,8 @@ def build_record(
             except Exception as exc:  # one bad reference must not cost the others
                 resolve_failures.append(f"reference {ref.position}: {type(exc).__name__}: {exc}")
                 continue
+            finally:
+                advance(1)
             outbound.append(
                 Observation(
                     direction=Direction.OUTBOUND,
@@ -1300,12 +1551,37 @@ def build_record(
     source_ids: list[SourceIdentity] = []
     cited_by_year: list[CitedByYear] = []
     area_profiles: list[AreaProfile] = []
+    profiled: set[str] = set()
     for src in srcs:
-        ok, it = _call(reports, src, Capability.CITATIONS, "citations", ident)
+        counted = callable(getattr(src, "citations_with_counts", None))
+        method = "citations_with_counts" if counted else "citations"
+        ok, it, _ = caller.call(src, Capability.CITATIONS, method, ident, memo=False)
         if not ok or it is None:
             continue
-        items, capped, error, complete = _iterate(it, inbound_cap)
+        raw, capped, error, complete = _iterate(it, inbound_cap, advance)
         announced = it.total if isinstance(it, Paged) else None
+        items: list[Observation] = []
+        for item in raw:
+            if isinstance(item, CountedCitation):
+                items.append(item.observation)
+                for m in item.cited_by:
+                    citing_counts.setdefault(item.observation.citing.key, []).append(m)
+            else:
+                items.append(item)
+        fetched = len(items)
+        if error is not None and fetched == 0:
+            # Nothing came before the failure: the listing was not measured at all. A 404 on
+            # the first page means the source does not know the work, not "partial, 0 received".
+            reports.append(
+                SourceReport(
+                    source=src.name,
+                    capability="citations",
+                    outcome=Outcome.NOT_FOUND if _not_found(error) else Outcome.ERROR,
+                    error=error.message,
+                    error_type=type(error).__name__,
+                )
+            )
+            continue
         repeated = 0
         for obs in items:
             if obs in seen_obs:
@@ -1314,7 +1590,6 @@ def build_record(
             seen_obs.add(obs)
             inbound.append(obs)
         cit_names.append(_provenance(src, ident, Capability.CITATIONS))
-        fetched = len(items)
         src_total = (
             announced if announced is not None else (fetched if complete and not capped else None)
         )
@@ -1353,25 +1628,15 @@ def build_record(
             )
         if repeated:
             inbound_reasons.append(f"{src.name}: {repeated:,} repeated observations kept once")
-        # Optional paper-page hooks.
+    # Optional paper-page hooks, asked of every source (a source may offer a per-year series
+    # without itemizing citing papers).
+    for src in srcs:
         for hook_name in ("observation_ids", "citing_counts", "cited_by_year", "area_profile"):
             hook = getattr(src, hook_name, None)
             if not callable(hook):
                 continue
-            try:
-                value = hook(ident)
-            except (SourceError, CiteledgerError) as exc:
-                reports.append(
-                    SourceReport(
-                        source=src.name,
-                        capability=hook_name,
-                        outcome=Outcome.ERROR,
-                        error=str(exc),
-                        error_type=type(exc).__name__,
-                    )
-                )
-                continue
-            if not value:
+            ok, value, _ = caller.call(src, None, hook_name, ident)
+            if not ok or not value:
                 continue
             if hook_name == "observation_ids":
                 source_ids.extend(
@@ -1385,6 +1650,7 @@ def build_record(
                 cited_by_year.append(value)
             else:
                 area_profiles.append(value)
+                profiled.add(src.name)
     if len({c.value for c in totals_by_source}) > 1:
         disagreements.append(
             Disagreement(
@@ -1400,14 +1666,18 @@ def build_record(
         )
     citing_works = _group_citing(paper, inbound, citing_counts)
     for w in citing_works:
-        if len({m.source for m in w.cited_by}) > 1 and len({m.value for m in w.cited_by}) > 1:
-            disagreements.extend(_measurement_disagreements(w.cited_by, w.key))
+        dis = _citing_count_disagreement(w)
+        if dis is not None:
+            disagreements.append(dis)
+    area_profiles.extend(
+        _derived_area_profiles(citing_works, descriptions, inbound, offered=profiled)
+    )
 
     # -- external measurements -------------------------------------------------------------
     measurements: list[Measurement] = []
     measurement_failures: list[str] = []
     for src in srcs:
-        ok, ms = _call(reports, src, Capability.CITATION_COUNTS, "citation_counts", ident)
+        ok, ms, failure = caller.call(src, Capability.CITATION_COUNTS, "citation_counts", ident)
         if ok:
             ms = list(ms or [])
             measurements.extend(ms)
@@ -1419,8 +1689,8 @@ def build_record(
                     fetched=len(ms),
                 )
             )
-        elif reports[-1].outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
-            measurement_failures.append(reports[-1].describe())
+        elif failure is not None and failure.outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
+            measurement_failures.append(failure.describe())
     disagreements.extend(_measurement_disagreements(measurements, subject))
 
     # -- standing notices, one hop out ---------------------------------------------------------
@@ -1439,21 +1709,16 @@ def build_record(
             outcome = NoticeCheck.unavailable("the cited work has no identifier to check")
         else:
             for src in event_sources:
-                ok, check = _call(
-                    reports,
-                    src,
-                    Capability.EVENTS,
-                    "events",
-                    target_id,
-                    subject=str(target_id),
+                ok, check, failure = caller.call(
+                    src, Capability.EVENTS, "events", target_id, subject=str(target_id)
                 )
                 if ok and check is not None:
                     checks.append(check)
-                elif reports and reports[-1].outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
-                    r = reports[-1]
+                elif failure is not None and failure.outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
                     checks.append(
                         NoticeCheck.unavailable(
-                            f"{r.source}: {r.error_type or r.outcome.value}: {r.error}",
+                            f"{failure.source}: {failure.error_type or failure.outcome.value}: "
+                            f"{failure.error}",
                             sources=(src.name,),
                             subject=target_id,
                         )

@@ -15,7 +15,7 @@ built-in sample source does.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol, runtime_checkable
 
 import attrs
@@ -25,13 +25,14 @@ from citeledger.errors import ModelError
 
 # Needed at runtime: cattrs and the JSON Schema read the attrs field annotations.
 from citeledger.identifiers import Identifier  # noqa: TC001
-from citeledger.model import Measurement, Paper, utc
+from citeledger.model import Measurement, Observation, Paper, utc
 
 __all__ = [
     "AreaCount",
     "AreaProfile",
     "CitedByYear",
     "CitingWork",
+    "CountedCitation",
     "PageSource",
     "YearCount",
     "year_series",
@@ -117,6 +118,14 @@ class CitedByYear:
         counts: One entry per year (a mapping year -> count is accepted).
         through: The date the source's data run to ("data through 14 Oct 2026").
         subject: The cited work.
+        source_total: The source's own overall count of the work's citations, when it gives one
+            next to the series (OpenAlex ``cited_by_count``); compared with :attr:`total`, never
+            added to anything.
+        note: What the series covers, in the source's own terms ("OpenAlex keeps counts_by_year
+            for recent years only"), when it does not cover the work's whole history.
+
+    .. versionchanged:: 0.1.0
+       ``source_total`` and ``note``.
     """
 
     source: str
@@ -124,11 +133,18 @@ class CitedByYear:
     counts: tuple[YearCount, ...] = field(factory=tuple, converter=_year_counts)
     through: dt.date | None = field(default=None, converter=_opt_date)
     subject: Identifier | None = None
+    source_total: int | None = None
+    note: str | None = None
 
     @property
     def total(self) -> int:
         """The sum of the per-year counts (one source: summing its own years is fine)."""
         return sum(yc.count for yc in self.counts)
+
+    @property
+    def first_year(self) -> int | None:
+        """The first year the series covers (None when it is empty)."""
+        return self.counts[0].year if self.counts else None
 
     @property
     def series(self) -> tuple[YearCount, ...]:
@@ -252,7 +268,10 @@ class CitingWork:
         self_citation: True when the citing and cited papers share an author; None when
             either author list is unknown.
         shared_authors: The shared authors' names.
-        cited_by: The citing work's own citation counts, one per source, never combined.
+        cited_by: The citing work's own citation counts, each naming its source (and, in
+            ``subject``, the version it counts), never combined.
+        unlinked: Other citing works with the same title that were *not* grouped with this one,
+            each with why not (no identifier, relation or shared author links them).
     """
 
     key: str
@@ -263,6 +282,7 @@ class CitingWork:
     self_citation: bool | None = None
     shared_authors: tuple[str, ...] = field(factory=tuple, converter=_strs)
     cited_by: tuple[Measurement, ...] = field(factory=tuple, converter=_measurements)
+    unlinked: tuple[str, ...] = field(factory=tuple, converter=_strs)
 
     @property
     def year(self) -> int | None:
@@ -270,11 +290,53 @@ class CitingWork:
         return self.paper.year
 
     def count(self, source: str | None = None) -> Measurement | None:
-        """The citation count from ``source`` (the first one when None), if any."""
+        """The citation count from ``source`` (the first source's when None), if any.
+
+        When one source counts two versions of the work separately (the preprint and the
+        published article), the larger of its counts is returned: counts are chosen, never
+        summed, and never mixed across sources.
+        """
+        if source is None:
+            if not self.cited_by:
+                return None
+            source = self.cited_by[0].source
+        best: Measurement | None = None
         for m in self.cited_by:
-            if source is None or m.source == source:
-                return m
-        return None
+            if m.source == source and (best is None or m.value > best.value):
+                best = m
+        return best
+
+    def other_counts(self, source: str | None) -> tuple[Measurement, ...]:
+        """Counts of this work from sources other than ``source`` that differ from its count.
+
+        What a ranking by ``source`` shows next to a work so a disagreement stays visible.
+        """
+        mine = self.count(source) if source is not None else None
+        seen: dict[str, Measurement] = {}
+        for m in self.cited_by:
+            if m.source == source or m.source in seen:
+                continue
+            other = self.count(m.source)
+            if other is not None and (mine is None or other.value != mine.value):
+                seen[m.source] = other
+        return tuple(seen.values())
+
+
+@frozen(kw_only=True)
+class CountedCitation:
+    """One inbound observation together with the citing work's own citation count(s).
+
+    What a source's optional ``citations_with_counts()`` yields (see :class:`PageSource`): the
+    count rides with the listing that produced the observation, so ranking needs no second
+    request per citing paper.
+
+    Args:
+        observation: The inbound observation.
+        cited_by: The citing work's own counts as this source gives them (empty if none).
+    """
+
+    observation: Observation
+    cited_by: tuple[Measurement, ...] = field(factory=tuple, converter=_measurements)
 
 
 @runtime_checkable
@@ -282,7 +344,9 @@ class PageSource(Protocol):
     """**Protocol**: optional paper-page methods a source may offer besides :class:`Source`.
 
     Each is looked up with ``getattr`` and used when present; a missing method means the page
-    facet is not measured by that source. The sample source implements all of them.
+    facet is not measured by that source. The sample source implements the first three;
+    OpenAlex offers ``cited_by_year`` and ``citations_with_counts``, Semantic Scholar
+    ``citations_with_counts``.
     """
 
     def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
@@ -295,4 +359,11 @@ class PageSource(Protocol):
 
     def citing_counts(self, identifier: Identifier | str) -> Mapping[str, Measurement]:
         """Each citing work's own citation count, keyed by the citing paper's ``Paper.key``."""
+        ...
+
+    def citations_with_counts(self, identifier: Identifier | str) -> Iterator[CountedCitation]:
+        """Inbound observations with each citing work's own count, lazily (a ``Paged``).
+
+        Used instead of ``citations()`` when present (OpenAlex, Semantic Scholar).
+        """
         ...

@@ -7,6 +7,7 @@ import re
 import pytest
 
 import citeledger as cl
+from citeledger.ledger import _group_citing
 from citeledger.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from tests.conftest import SHARED
 
@@ -221,12 +222,44 @@ def test_zero_infinity_observation_blocks_in_text(zi: cl.CitationRecord) -> None
         assert block  # layout documented above
 
 
-def test_zero_infinity_groups_duplicate_into_seven_citing_works(zi: cl.CitationRecord) -> None:
+def test_zero_infinity_duplicate_is_one_citing_work_with_two_observations(
+    zi: cl.CitationRecord,
+) -> None:
+    """The seed's two observations of one citing paper (reference 234, two states) stay two
+    observations but group into one citing work, with the reason: same title, same reference
+    number."""
+    assert len(zi.inbound) == 8
     assert len(zi.citing_works) == 7
-    (dup,) = [w for w in zi.citing_works if len(w.observations) == 2]
-    assert dup.paper.title == "The Hitchhiker's Guide to Agentic AI: From Foundations to Systems"
-    assert "2 observations of one citing work" in dup.grouping[0]
-    assert zi.citing_total == 7
+    title = "The Hitchhiker's Guide to Agentic AI: From Foundations to Systems"
+    (work,) = [w for w in zi.citing_works if w.paper.title == title]
+    assert len(work.observations) == 2
+    (why,) = work.grouping
+    assert "same title and same reference number (234)" in why
+    assert not work.unlinked
+
+
+def test_same_title_different_reference_number_and_no_link_stays_apart() -> None:
+    """Two citing papers sharing only a title (no ids, year, authors; different reference
+    numbers) are kept apart and each names the other as an unlinked look-alike."""
+    now = cl.utc("2026-08-08T00:00:00Z")
+    cited = cl.Paper(title="Cited", identifiers=["arXiv:2104.07857"])
+    title = "A Survey of Large Language Models in Practice"
+    obs = [
+        cl.Observation(
+            direction="inbound",
+            citing=cl.Paper(title=title),
+            cited=cited,
+            position=pos,
+            source="s",
+            observed=now,
+        )
+        for pos in (3, 9)
+    ]
+    works = _group_citing(cited, obs, {})
+    assert len(works) == 2
+    for w in works:
+        (note,) = w.unlinked
+        assert "not grouped (year unknown" in note
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not present beside the checkout")

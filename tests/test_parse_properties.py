@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 import citeledger as cl
+from citeledger import identifiers as ids
+from citeledger.resolve import _parse
 from citeledger.resolve._parse import UNCERTAIN_REASON_KEY, parse_reference
 from citeledger.resolve.normalize import normalize_name, normalize_title
 
@@ -109,3 +113,128 @@ def test_formatted_reference_round_trips(
     assert normalize_name(ref.authors[0].family) == normalize_name(authors[0][0]), text
     assert ref.volume == str(vol), text
     assert ref.first_page == str(page), text
+
+
+# --------------------------------------------------------------------------- fast paths
+# Each fast path of the parser against the plain code it replaces (naive reference).
+
+_ID_FRAGMENTS = st.sampled_from(
+    [
+        "10.",
+        "10.1000/abc",
+        "doi:",
+        "DOI ",
+        "(doi: 10.1/x)",
+        "arXiv:",
+        "2104.07857",
+        "hep-th/9901001",
+        "PMID:",
+        "PMC",
+        "123456",
+        "CorpusId:",
+        "openalex.org/W123",
+        "api.semanticscholar.org/",
+        "ncbi.nlm.nih.gov/pmc/",
+        "/",
+        "2010.",
+        ".",
+        " ",
+        "x",
+        "(",
+        "\n",
+        "İ",
+    ]
+)
+id_like = st.lists(_ID_FRAGMENTS, max_size=12).map("".join)
+
+
+@given(st.one_of(id_like, reference_like, st.text(max_size=200)))
+def test_identifier_prefilter_never_hides_an_identifier(text: str) -> None:
+    if not _parse._may_hold_identifier(text):
+        found = ids.find_identifiers(text)
+        assert found.identifiers == ()
+        assert found.malformed == ()
+
+
+def test_identifier_prefilter_matches_the_scanner_anchors() -> None:
+    # The prefilter lists the scanner's anchors by hand; when they change, update
+    # _may_hold_identifier (and this pattern) together.
+    assert ids._ANCHOR_RE.pattern == (
+        r"10\."
+        r"|[dD][oO][iI]"
+        r"|[aA][rR][xX][iI][vV]"
+        r"|[pP][mM][iIcC]"
+        r"|[cC][oO][rR][pP][uU][sS]"
+        r"|[oO]pen[aA]lex\.org/"
+        r"|[sS]emantic[sS]cholar\.org/"
+        r"|ncbi\.nlm\.nih\.gov/"
+        r"|/[0-9]"
+    )
+
+
+@given(st.one_of(id_like, reference_like, st.text(max_size=200)))
+def test_doi_cut_equals_plain_substitution(text: str) -> None:
+    assert _parse._sub_doi(text) == _parse._DOI_RE.sub(" ", text)
+
+
+@given(st.one_of(reference_like, st.text(max_size=200)))
+def test_symbol_test_equals_regex_count(text: str) -> None:
+    s = " ".join(text.split())
+    naive = len(_parse._SYMBOL_RE.findall(s)) > 0.5 * (len(s) - s.count(" "))
+    assert _parse._mostly_symbols(s) == naive
+
+
+@given(st.one_of(reference_like, st.text(max_size=100)))
+def test_has_alpha_equals_isalpha_scan(text: str) -> None:
+    assert _parse._has_alpha(text) == any(c.isalpha() for c in text)
+
+
+_ABBREV_SEARCH_RE = re.compile(
+    rf"(?:^|[\s(.])({_parse._U}{_parse._L}{{0,2}}|{_parse._A}{_parse._L}+|{_parse._L}{{1,3}})$"
+)
+
+
+@given(reference_like)
+def test_abbreviation_end_equals_regex_search(text: str) -> None:
+    head = " ".join(text.split())
+    m = _ABBREV_SEARCH_RE.search(head[-24:])
+    word = m.group(1) if m else ""
+    naive = bool(word) and (
+        (len(word) <= 3 and (word[0].isupper() or len(word) <= 2)) or word in _parse._ABBREVS
+    )
+    assert _parse._is_abbrev_end(head) == naive
+
+
+@given(st.one_of(reference_like, st.text(max_size=300)))
+def test_authors_built_without_converters_equal_converted_ones(text: str) -> None:
+    for a in parse_reference(text).authors:
+        assert a == cl.Author(family=a.family, given=a.given, raw=a.raw)
+
+
+def test_uncertain_reason_reaches_the_resolver_as_parse_uncertain() -> None:
+    # The contract the resolver relies on: the reason sits in extra under UNCERTAIN_REASON_KEY
+    # and the confidence is below the resolver's default minimum.
+    paper = cl.Paper(identifiers=["doi:10.1000/x"], title="Deep learning for references")
+    resolver = cl.Resolver([paper])
+    for text in ("Ibid.", "Personal communication", "[12]", "Smith"):
+        ref = parse_reference(text)
+        assert ref.get_extra(UNCERTAIN_REASON_KEY)
+        assert ref.parse_confidence is not None
+        assert ref.parse_confidence < cl.ResolverConfig().min_parse_confidence
+        assert resolver.resolve(ref).state is cl.ResolutionState.PARSE_UNCERTAIN
+
+
+_NAME_TOKENS = st.sampled_from(
+    ["Smith", "Li", "Lehman", "J", "PB", "ABC", "ABCD", "J.", "Jr", "Sr", "II", "2nd", "de"]
+    + ["O'Brien", "Da", "Re", "-", ",", ", ", " ", ".", ":", "(2004)", "É", "Ölz", "et al."]
+)
+name_like = st.lists(_NAME_TOKENS, max_size=8).map("".join)
+
+
+@given(st.one_of(name_like, st.lists(_NAME_TOKENS, max_size=8).map(" ".join), reference_like))
+def test_simple_vancouver_name_agrees_with_the_full_grammar(text: str) -> None:
+    simple = _parse._V_SIMPLE_RE.match(text)
+    if simple is not None:
+        full = _parse._V_ITEM_RE.match(text)
+        assert full is not None
+        assert full.group("fam", "ini", 0) == simple.group("fam", "ini", 0)

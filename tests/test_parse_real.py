@@ -16,7 +16,8 @@ import pytest
 from rapidfuzz import fuzz
 
 import citeledger as cl
-from citeledger.resolve._parse import UNCERTAIN_REASON_KEY, parse_reference
+from citeledger.identifiers import find_identifiers
+from citeledger.resolve._parse import UNCERTAIN_REASON_KEY, _may_hold_identifier, parse_reference
 from citeledger.resolve.normalize import normalize_name, normalize_title
 
 # ../shared beside the checkout, as tests/conftest.py locates it; the conftest's shared_data
@@ -94,9 +95,10 @@ def test_glutton_field_accuracy_floors() -> None:
             n["page"] += 1
             ok["page"] += ref.first_page == gold["firstPage"]
     rate = {k: ok[k] / n[k] for k in n}
-    # Measured: title 91 %, first author 95 %, volume 97.9 %, first page 97.5 % (see docs/parsing.md).
-    assert rate["title"] >= 0.89, rate
-    assert rate["author"] >= 0.93, rate
+    # Measured: title 91.5 %, first author 95.7 %, volume 97.9 %, first page 97.5 %
+    # (see docs/parsing.md).
+    assert rate["title"] >= 0.90, rate
+    assert rate["author"] >= 0.95, rate
     assert rate["volume"] >= 0.96, rate
     assert rate["page"] >= 0.96, rate
 
@@ -137,3 +139,93 @@ def test_crossref_gold_doi_in_string_is_found() -> None:
                 assert ref.title is None or "10." not in ref.title, text
                 break
     assert checked > 10
+
+
+_RAMOS = ["Ramos-Casals", "Roberto-Perez-Alvarez", "Diaz-Lagares", "Cuadrado", "Khamashta"]
+_BREWSTER = ["Brewster", "Cronenwett", "Hallet", "Johnston", "Krupsky", "Matsumura"]
+_JOINT_COUNCIL = (
+    "Joint Council of the American Association for Vascular Surgery and Society for Vascular "
+    "Surgery"
+)
+
+
+@pytest.mark.parametrize(
+    ("item_id", "families", "volume", "first_page"),
+    [
+        # stray layout number inside the list ("Wetzel P, \n12. \nMcCallum RW")
+        (
+            "glutton-pmc:1524",
+            ["Forster", "Damjanov", "Lin", "Sarosiek", "Wetzel", "McCallum"],
+            "9",
+            "102",
+        ),
+        # author without initials and a group author in one Vancouver list
+        (
+            "glutton-pmc:1248",
+            [*_RAMOS, "BIOGEAS Study Group"],
+            "9",
+            "188",
+        ),
+        # a long group author ending the list (split over a line break)
+        ("glutton-pmc:1211", [*_BREWSTER, _JOINT_COUNCIL], "37", "1106"),
+        ("glutton-pmc:1406", ["Bijl", "Ravelli", "Van Zessen"], "33", "587"),  # APA, no initials
+        (
+            "glutton-pmc:741",
+            ["Lombardi", "Gaetani", "Marzatico", "Cafe", "Rodriguez y Baena"],
+            "111",
+            "13",
+        ),
+        ("glutton-pmc:1392", ["Mendel", "Kerlero de Rosbo", "Ben-Nun"], "26", "2470"),  # Chicago
+    ],
+)
+def test_real_author_list_gaps(
+    item_id: str, families: list[str], volume: str, first_page: str
+) -> None:
+    gold = _glutton(item_id)
+    ref = parse_reference(gold["reference"])
+    assert [a.family for a in ref.authors] == families
+    assert normalize_name(ref.authors[0].family) == normalize_name(gold["firstAuthor"])
+    assert (ref.volume, ref.first_page) == (volume, first_page)
+    assert ref.title is not None
+    assert fuzz.ratio(normalize_title(ref.title), normalize_title(gold["atitle"])) >= 90
+
+
+def _crossref(item_id: str) -> dict[str, Any]:
+    for item in _items("crossref_overall_2k.jsonl"):
+        if item["id"] == item_id:
+            ref: dict[str, Any] = item["left"]["reference"]
+            return ref
+    pytest.skip(f"{item_id} is not in this half of the data")
+
+
+@pytest.mark.parametrize(
+    ("item_id", "families"),
+    [
+        ("crossref-overall-2k:371", ["Bean", "Livingston"]),  # "C P Bean and J D Livingston,J."
+        ("crossref-overall-2k:581", ["Slater", "Koster"]),  # "Slater andG. F. Koster:Phys."
+        ("crossref-overall-2k:51", ["Bunge", "Bunge", "Peterson", "Murray"]),  # "andM. R."
+        ("crossref-overall-2k:367", ["Winogard", "Broen"]),  # "Broen, EM (1990)"
+        ("crossref-overall-2k:1577", ["Schnietz", "Epstein"]),  # "…, and Marc J. Epstein."
+        ("crossref-overall-2k:1967", ["Grünbaum"]),  # "Grünbaum, B: Convex"
+    ],
+)
+def test_real_crossref_author_lists(item_id: str, families: list[str]) -> None:
+    gold = _crossref(item_id)
+    ref = parse_reference(gold["unstructured"])
+    assert [a.family for a in ref.authors] == families
+    assert ref.year == int(gold["year"][:4])
+
+
+def test_identifier_prefilter_on_every_real_string() -> None:
+    # The parser skips find_identifiers when _may_hold_identifier says no; on real strings that
+    # must never lose an identifier or a malformed fragment.
+    texts = [i["left"]["reference"] for i in _items("glutton_pmc1943_refs_doi_17k.jsonl")]
+    for name in ("crossref_unstructured_real_2k.jsonl", "crossref_unstructured_tuning_1k.jsonl"):
+        texts += [i["left"]["ref_string"] for i in _items(name)]
+    skipped = 0
+    for text in texts:
+        if not _may_hold_identifier(text):
+            skipped += 1
+            found = find_identifiers(text)
+            assert (found.identifiers, found.malformed) == ((), ()), text
+    assert skipped > len(texts) // 2  # the fast path is the common case

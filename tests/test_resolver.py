@@ -651,3 +651,35 @@ def test_versioned_and_preprint_dois_are_not_conflicting_identifiers() -> None:
     # Two publisher DOIs still need the extra corroborating field.
     other = replace(ssrn, identifiers=["10.1000/other.1"], authors=())
     assert not cl.verify(replace(journal, authors=()), other).verified
+
+
+@settings(max_examples=60)
+@given(st.data())
+def test_verify_equals_a_one_paper_resolver(data: st.DataObject) -> None:
+    paper = data.draw(_papers())
+    other = data.draw(_papers())
+    cited = data.draw(st.sampled_from([paper, other]))
+    ref = _ref(cited, ids=data.draw(st.booleans()))
+    if data.draw(st.booleans()):
+        ref = replace(ref, title=data.draw(_noisy_text(ref.title or "")))
+    assert cl.verify(ref, paper) == cl.Resolver([paper]).resolve(ref)
+    assert cl.verify(cited, paper) == cl.Resolver([paper]).resolve(cited)
+
+
+def test_verify_matches_catalog_on_versions_and_relations() -> None:
+    v1 = cl.Paper(title="Some deposit of data", identifiers=["10.6084/m9.figshare.9.v1"])
+    published = cl.Paper(
+        title="Deep residual learning for image recognition",
+        identifiers=["10.1109/CVPR.2016.90"],
+        related=[cl.Relation(kind="has_preprint", identifier="arXiv:1512.03385")],
+    )
+    refs = [
+        cl.Reference(identifiers=["10.6084/m9.figshare.9.v2"]),
+        cl.Reference(identifiers=["10.6084/m9.figshare.9"]),
+        cl.Reference(identifiers=["arXiv:1512.03385v2"], title="Deep residual learning"),
+        cl.Reference(title="Residual learning, deep"),
+        cl.Reference(title="Unrelated words entirely"),
+    ]
+    for paper in (v1, published):
+        for ref in refs:
+            assert cl.verify(ref, paper) == cl.Resolver([paper]).resolve(ref)

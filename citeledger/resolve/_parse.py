@@ -115,14 +115,20 @@ _HYPHEN_BREAK_RE: Final = re.compile(r"([-\u2010])(?<=\w.)[ \t]*\r?\n\s*(?=\w)")
 _SPACE_COMMA_RE: Final = re.compile(r"\s+(?=[,;])")
 # Crossref deposits often carry "?" for an en dash that was lost in an encoding ("193?202").
 _QMARK_DASH_RE: Final = re.compile(r"\?(?<=\d\?)(?=\d)")
-# "Math.87, 507", "Vaněk, J.,Rev. Geophys.,1A", "&Vaněk", "A,34": a lost space after punctuation.
+# "Math.87, 507", "Vaněk, J.,Rev. Geophys.,1A", "&Vaněk", "A,34", "Koster:Phys": a lost space
+# after punctuation.
 # One leading character class (not an alternation of classes) lets the regex engine skip to
 # candidate characters instead of trying every position.
 _GLUED_RE: Final = re.compile(
-    rf"[,;&.](?! )(?:(?<=[,;&])(?=[{_UPS}{_LOS}])|(?<={_L}{_L}\.)(?=\d)|(?<=[{_UPS}{_LOS}.],)(?=\d))"
+    rf"[,;&.:](?! )(?:(?<=[,;&])(?=[{_UPS}{_LOS}])|(?<={_L}{_L}\.)(?=\d)"
+    rf"|(?<=[{_UPS}{_LOS}.],)(?=\d)"
+    # "Koster:Phys. Rev." (but not "10.1002:AB" or "http://").
+    rf"|(?<={_L}:)(?={_U}{_L}))"
 )
 # "system.Journal" (a lost space after a full stop between two words).
 _GLUED_STOP_RE: Final = re.compile(rf"\.(?<={_L}{_L}{_L}\.)(?={_U}{_L})")
+# "E. R. Peterson andM. R. Murray", "J. C. Slater andG. F. Koster:": the space lost after "and".
+_GLUED_AND_RE: Final = re.compile(rf"and(?<= and)(?={_U}\.)")
 # Cheap test for a hyphen at a line end before the two substitutions above are run.
 _HYPHEN_NL_RE: Final = re.compile(r"[-\u00ad\u2010][ \t]*[\r\n]")
 
@@ -165,16 +171,80 @@ _ACCESSED_RE: Final = re.compile(
 )
 
 
-def _strip_noise(s: str) -> str:
-    """Cut identifiers, URLs and link-out labels out of the working text."""
-    low = s.lower()
+# Text without any of these cannot hold an identifier: find_identifiers only starts reading at
+# one of them (its anchors: "10.", "doi", "arxiv", "pmid"/"pmc", "corpus", OpenAlex / Semantic
+# Scholar / PubMed URLs, "/" + digit for old arXiv ids). About nine strings in ten have none, and
+# the substring tests cost a tenth of the scan. tests/test_parse_properties.py checks the list
+# against identifiers._ANCHOR_RE so that a new anchor there cannot be missed here.
+_SLASH_DIGIT_RE: Final = re.compile(r"/[0-9]")
+
+
+def _may_hold_identifier(text: str) -> bool:
+    """False only when :func:`~citeledger.identifiers.find_identifiers` surely finds nothing."""
+    i = text.find("10.")
+    while i >= 0:
+        # The scanner reads a bare "10." only after a non-word character other than "."
+        # ("2010." is a year).
+        if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_."):
+            return True
+        i = text.find("10.", i + 1)
+    low = text.lower()
+    if (
+        "doi" in low
+        or "arxiv" in low
+        or "pmi" in low
+        or "pmc" in low
+        or "corpus" in low
+        or "openalex.org/" in low
+        or "semanticscholar.org/" in low
+        or "ncbi.nlm.nih.gov/" in low
+    ):
+        return True
+    return "/" in text and _SLASH_DIGIT_RE.search(text) is not None
+
+
+# Where a _DOI_RE match can start: at a label or a bare "10." (or at a "(" just before them).
+_DOI_HINT_RE: Final = re.compile(r"doi|DOI|Doi|10\.")
+
+
+def _sub_doi(s: str) -> str:
+    """``_DOI_RE.sub(" ", s)``, trying the pattern only where a match can start.
+
+    The pattern has no literal prefix (its branches open with an optional "(" or a look-behind),
+    so ``sub`` would try it at every position; the hint regex has one.
+    """
+    out: list[str] = []
+    last = pos = 0
+    n = len(s)
+    while pos < n:
+        h = _DOI_HINT_RE.search(s, pos)
+        if h is None:
+            break
+        i = h.start()
+        m = _DOI_RE.match(s, i - 1) if i > pos and s[i - 1] == "(" else None
+        if m is None:
+            m = _DOI_RE.match(s, i)
+        if m is None:
+            pos = i + 1
+            continue
+        out.append(s[last : m.start()])
+        out.append(" ")
+        last = pos = m.end()
+    if not out:
+        return s
+    out.append(s[last:])
+    return "".join(out)
+
+
+def _strip_noise(s: str, low: str) -> str:
+    """Cut identifiers, URLs and link-out labels out of the working text (``low``: lower-cased)."""
     if "http" in low or "www." in low:
         s = _URL_RE.sub(" ", s)
         s = _URL_LABEL_RE.sub(" ", s)
     # A bare DOI needs a slash, a labelled one the label; "2010." alone is neither. The pattern
     # has no literal prefix, so each avoided search saves a scan of every position.
     if "doi" in low or ("10." in s and "/" in s):
-        s = _DOI_RE.sub(" ", s)
+        s = _sub_doi(s)
     if "arxiv" in low:
         s = _ARXIV_RE.sub(" ", s)
     if "PM" in s:
@@ -232,6 +302,8 @@ def _mostly_symbols(s: str) -> bool:
     if bound <= limit:
         return False
     return len(_SYMBOL_RE.findall(s)) > limit
+
+
 _WORD_RE: Final = re.compile(rf"[{_UPS}{_LOS}]{{2,}}|[{_CJK}]")
 
 # --------------------------------------------------------------------------- authors
@@ -246,7 +318,7 @@ _FAM_WORD2: Final = rf"(?:{_U}['’]?|{_L}{{1,3}}{_U}){_A}++(?:['’]{_A}++)*+(?
 # "Ortiz de Montellano", "Van der Merwe", "Rodriguez y Baena", "San José", "van't Veer".
 _FAMILY: Final = (
     rf"(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}"
-    rf"(?:\s+(?!(?:and|et|und|y)\b)(?:{_PARTICLE}\s+){{0,2}}{_FAM_WORD2}){{0,2}}"
+    rf"(?:\s+(?!(?:and|et|und)\b)(?:{_PARTICLE}\s+){{0,2}}{_FAM_WORD2}){{0,2}}"
 )
 _INI_DOT: Final = rf"{_U}{_L}?\.(?:\s?-?\s?{_U}{_L}?\.){{0,3}}"
 _INI_RUN: Final = rf"{_U}(?:-?{_U}){{0,3}}(?!{_A}|['’])"
@@ -258,16 +330,33 @@ _V_ITEM_RE: Final = re.compile(
     rf"(?P<fam>{_FAMILY})(?:\s(?:Jr|Sr)\.?)?\s(?P<ini>{_INI_DOT}|{_INI_SPACED}|{_INI_RUN})"
     rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
 )
+# The commonest Vancouver name, "Lehman G" / "Cotton PB" before ", " "." ":" "(" or the end, in a
+# regex four times cheaper than _V_ITEM_RE. Tried first; where it matches, _V_ITEM_RE gives the
+# same groups (the look-aheads refuse everything that would let it read more: dotted, spaced or
+# hyphenated initials, a suffix, a second family word; tests check the agreement).
+_V_SIMPLE_RE: Final = re.compile(
+    rf"(?P<fam>{_U}{_L}++) (?P<ini>{_U}{{1,3}})(?![{_UPS}{_LOS}'’.\-])(?! {_U})"
+    r"(?!,? (?:Jr|Sr|2nd|3rd|4th|II|III|IV))"
+)
 _FCI_ITEM_RE: Final = re.compile(
-    rf"(?P<fam>{_FAMILY}),\s?(?P<ini>{_INI_DOT}|{_U}{{1,3}}(?=\s*(?:[,;&]|and\b)))"
+    rf"(?P<fam>{_FAMILY}),\s?(?P<ini>{_INI_DOT}|{_U}{{1,3}}(?=\s*(?:[,;&:(]|and\b)))"
     rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
+)
+# After initials a capitalised particle is still a particle ("S. De Landtsheer", "J. Van Dyke"),
+# and particles may join family words ("N. Kerlero de Rosbo").
+_CAP_PARTICLE: Final = r"(?:Van|Von|De|Del|Della|Der|Den|Da|Di|Du|Dos|Das|La|Le|Ter|Ten|Zu)"
+_IF_FAMILY: Final = (
+    rf"(?:(?:{_PARTICLE}|{_CAP_PARTICLE})\s+){{0,3}}{_FAM_WORD2}"
+    rf"(?:\s+(?:{_PARTICLE}\s+){{1,2}}{_FAM_WORD2})?"
 )
 _IF_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_INI_DOT})\s?(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
+    rf"(?P<ini>{_INI_DOT})\s?(?P<fam>{_IF_FAMILY}){_NAME_END}"
     rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
 )
+# Initials without dots, run together or spaced ("JM Cavanaugh", "C P Bean and J D Livingston").
 _IFN_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_U}{{1,3}})\s(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
+    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}{{1,3}})\s"
+    rf"(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
 )
 _GIVEN: Final = rf"{_U}{_L}++(?:-{_U}?{_L}++)?+"
 _GF_ITEM_RE: Final = re.compile(
@@ -282,7 +371,7 @@ _CJK_ITEM_RE: Final = re.compile(
 )
 
 _SEP_RE: Final = re.compile(
-    r"\s*(?:,\s*(?:and\s+|&\s*|\.\.\.\s*|…\s*)?|;\s*|\s+and\s+|&\s*|\s+&\s*)"
+    r"\s*(?:,\s*(?:and\s+|&\s*|(?:\.\.\.|…)\s*(?:&\s*|and\s+)?)?|;\s*|\s+and\s+|&\s*|\s+&\s*)"
 )
 _CJK_SEP_RE: Final = re.compile(r"\s*[,，、;；]\s*")
 _ETAL_RE: Final = re.compile(
@@ -290,6 +379,8 @@ _ETAL_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _ETAL_FIRST: Final = "eEaAиИuU等ほ他"
+# Capitals that cannot start "In press" / "N.d." (re.IGNORECASE would also fold "İ" to "i").
+_PLAIN_CAPS: Final = frozenset("ABCDEFGHJKLMOPQRSTUVWXYZ")
 _YEAR_AFTER_RE: Final = re.compile(
     r"\s*[.,;:]?\s*(?P<open>\(|\[)?\s*"
     r"(?P<year>(?:1[5-9]\d\d|20\d\d)(?:[a-z]|/\d{2,4})?|n\.\s?d\.|in press)"
@@ -324,6 +415,23 @@ _CORPORATE_WORDS: Final = frozenset(
     Programme Panel Team Project Authority Corporation Company Inc Ltd Academy College Trust
     Survey Initiative Alliance Forum Working Party Nations Bank Fund""".split()  # noqa: SIM905 - a word list reads best as text
 )
+# Grammars whose lists may hold a group author, a bare family name or layout debris.
+_LIST_EXTRAS: Final = frozenset({"vancouver", "family_initials"})
+_GROUP_WORDS: Final = frozenset(
+    """Group Groups Consortium Investigators Collaborators Collaboration Collaborative Committee
+    Council Team Network Society Association Registry Registers Trialists Study Panel Force
+    Board Foundation Initiative Organization Organisation Institute Alliance Program Programme
+    Project Centre Center""".split()  # noqa: SIM905 - a word list reads best as text
+)
+_CAP_WORD: Final = rf"(?:{_U}[{_UPS}{_LOS}\d'’.-]*+)"
+_GROUP_ITEM_RE: Final = re.compile(
+    rf"{_CAP_WORD}(?:\s(?:(?:of|for|the|and|on|in|de|du|des|der|für|von|y|&)\s){{0,2}}{_CAP_WORD})"
+    r"{0,15}+(?=\s*(?:[:.;(]|\d{4}|$))"
+)
+_BARE_FAMILY_RE: Final = re.compile(rf"{_FAMILY}{_NAME_END}")
+_PAREN_YEAR_RE: Final = re.compile(r",?\s*\(\s*(?:1[5-9]\d\d|20\d\d)")
+# A line or reference number left in the text by the PDF layout: "Wetzel P, \n12. \nMcCallum RW".
+_LAYOUT_NUM_RE: Final = re.compile(r"\d{1,3}\.\s")
 _COMMA_ENDS: Final = frozenset({"initials_family", "initials_family_nodot", "family_initials"})
 _NEEDS_STRONG_END: Final = frozenset({"given_family", "family_given"})
 
@@ -534,6 +642,8 @@ def _clean(text: str) -> str:
         text = _GLUED_RE.sub(r"\g<0> ", text)
     if "." in text and _GLUED_STOP_RE.search(text) is not None:
         text = _GLUED_STOP_RE.sub(". ", text)
+    if " and" in text and _GLUED_AND_RE.search(text) is not None:
+        text = _GLUED_AND_RE.sub("and ", text)
     return text
 
 
@@ -570,6 +680,9 @@ def _make_author(fam: str, ini: str | None, raw: str) -> Author:
     )
 
 
+_Triple = tuple[str, str | None, str]
+
+
 class _Names:
     """The outcome of one author grammar at the start of a text."""
 
@@ -578,7 +691,7 @@ class _Names:
     def __init__(
         self,
         grammar: str,
-        authors: list[tuple[str, str | None, str]],
+        authors: list[_Triple],
         end: int,
         *,
         etal: bool,
@@ -591,13 +704,49 @@ class _Names:
         self.strength = strength
 
 
+def _triple(m: re.Match[str]) -> _Triple:
+    """``(family, initials, raw)`` of an item match."""
+    fam, ini, raw = m.group("fam", "ini", 0)
+    return (fam, ini, raw)
+
+
+def _odd_item(
+    s: str, pos: int, item_re: re.Pattern[str], sep_re: re.Pattern[str]
+) -> tuple[_Triple, int] | None:
+    """A list item the grammar itself does not read, at ``pos`` after a separator.
+
+    PDF layout debris before the name (``Wetzel P, 12. McCallum RW``), a group author inside a
+    person list (``…, Berger K, German Stroke Registers Study Group: Title``), or a family name
+    without initials that other names or a parenthesised year follow (``Ramos-Casals M,
+    Roberto-Perez-Alvarez, Diaz-Lagares C``; ``Ravelli, A., & Van Zessen, (1998)``).
+    """
+    if s[pos : pos + 1].isdigit():
+        lay = _LAYOUT_NUM_RE.match(s, pos)
+        m = item_re.match(s, lay.end()) if lay is not None else None
+        return (_triple(m), m.end()) if m is not None else None
+    g = _GROUP_ITEM_RE.match(s, pos)
+    if g is not None and any(w in _GROUP_WORDS for w in g.group(0).split()):
+        return (g.group(0), None, g.group(0)), g.end()
+    b = _BARE_FAMILY_RE.match(s, pos)
+    if b is not None:
+        end = b.end()
+        if _PAREN_YEAR_RE.match(s, end) is not None:
+            return (b.group(0), None, b.group(0)), end
+        sep = sep_re.match(s, end)
+        if sep is not None and item_re.match(s, sep.end()) is not None:
+            return (b.group(0), None, b.group(0)), end
+    return None
+
+
 def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None:
-    m = item_re.match(s)
+    simple = _V_SIMPLE_RE if grammar == "vancouver" else None
+    m = (simple.match(s) if simple is not None else None) or item_re.match(s)
     if m is None:
         return None
     # ``ini`` is an empty group in the CJK grammar.
     sep_re = _CJK_SEP_RE if grammar == "cjk" else _SEP_RE
-    authors = [m.group("fam", "ini", 0)]
+    authors = [_triple(m)]
+    ends: list[int] = []
     pos = m.end()
     etal = False
     n = len(s)
@@ -609,26 +758,45 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
             etal = True
             break
         sep = sep_re.match(s, pos)
-        nxt = None
+        nxt: re.Match[str] | None = None
+        odd: tuple[_Triple, int] | None = None
         if sep is not None and sep.end() > pos:
-            nxt = item_re.match(s, sep.end())
+            q = sep.end()
+            nxt = (simple.match(s, q) if simple is not None else None) or item_re.match(s, q)
             if nxt is None and grammar in _ALSO_INITIALS_FIRST:
                 # Chicago / Harvard: "Altman, J.D., P.A.H. Moss, and M.M. Davis."
                 nxt = _IF_ITEM_RE.match(s, sep.end())
+                if nxt is None and grammar == "family_given":
+                    # "Schnietz, Karen E., and Marc J. Epstein. 2005."
+                    nxt = _GF_ITEM_RE.match(s, sep.end())
+            if nxt is None and grammar in _LIST_EXTRAS:
+                odd = _odd_item(s, sep.end(), item_re, sep_re)
         elif grammar == "vancouver" and s[pos - 1 : pos] == "." and s[pos : pos + 1] == " ":
             # "Fulton P.M. Harris R.N.": dotted initials, no comma between names.
             nxt = item_re.match(s, pos + 1)
             if nxt is not None and not nxt.group(0).endswith("."):
                 nxt = None
-        if nxt is None:
+        if nxt is not None:
+            authors.append(_triple(nxt))
+            item_end = nxt.end()
+        elif odd is not None:
+            authors.append(odd[0])
+            item_end = odd[1]
+        else:
             break
-        authors.append(nxt.group("fam", "ini", 0))
-        pos = nxt.end()
+        ends.append(pos)
+        pos = item_end
     # Editors "(eds.)" between the names and the year.
     eds = _EDS_RE.match(s, pos) if s[pos : pos + 4].lstrip(" ,")[:1] in "([eE" else None
     if eds is not None:
         pos = eds.end()
     strength = _end_strength(s, pos, grammar, etal=etal)
+    if strength == 0 and not etal and len(authors) > 1 and grammar in _COMMA_ENDS:
+        # "…, E. R. Peterson and M. R. Murray, J. Cell Biol. 32, 439": the last "name" was the
+        # abbreviated venue; the list ends before it.
+        authors.pop()
+        pos = ends.pop()
+        strength = _end_strength(s, pos, grammar, etal=etal)
     if strength == 0:
         return None
     if grammar in _NEEDS_STRONG_END and strength < 3 and not etal:
@@ -640,6 +808,16 @@ def _end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
     """How convincingly the text at ``pos`` ends an author list (0 = it does not)."""
     if pos >= len(s):
         return 1
+    if (
+        s.startswith(", ", pos)
+        and s[pos + 2 : pos + 3] in _PLAIN_CAPS
+        and s[pos - 1] not in ".。．"
+    ):
+        # ", Lehman G": neither a year ("In press", "N.d."), a colon, a quote nor a full stop
+        # can follow, so the checks below all fail; this is the commonest case by far.
+        if etal:
+            return 2
+        return 1 if grammar in _COMMA_ENDS else 0
     if _YEAR_AFTER_RE.match(s, pos):
         return 3
     if _COLON_RE.match(s, pos) or _QUOTE_RE.match(s, pos):
@@ -659,8 +837,6 @@ def _end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
     if s.startswith(", ", pos) and grammar in _COMMA_ENDS:
         return 1
     return 0
-
-
 
 
 def _authors(s: str) -> _Names | None:
@@ -797,7 +973,11 @@ def _parse_tail(text: str) -> _Tail:
         if li is not None:
             tail.issue = li.group("i")
             work = f"{work[: li.start()]} ; {work[li.end() :]}"
-    atoms = [(a.lastgroup, a.group(a.lastindex or 0)) for a in _ATOM_RE.finditer(work)]
+    # findall gives (paren, num, colon) per match; only the paren text may be empty ("()").
+    atoms = [
+        ("num", num) if num else ("colon", colon) if colon else ("paren", paren)
+        for paren, num, colon in _ATOM_RE.findall(work)
+    ]
     if not atoms:
         return tail
     # "37:383-93", "14(6):1081-8", "2:e1234": volume (issue) colon pages.
@@ -845,6 +1025,8 @@ def _venue_like(text: str) -> bool:
     words = text.split()
     if not words or len(words) > 16:
         return False
+    # One stray lower-case word ("Acta Psychol Sin", "Journal of applied physics") is fine.
+    allowed = 1 if len(words) >= 4 else 0
     lower_words = 0
     last = len(words) - 1
     for k, w in enumerate(words):
@@ -853,8 +1035,9 @@ def _venue_like(text: str) -> bool:
             return False
         if not _VENUE_WORD_RE.fullmatch(w):
             lower_words += 1
-    # One stray lower-case word ("Acta Psychol Sin", "Journal of applied physics") is fine.
-    return lower_words <= (1 if len(words) >= 4 else 0)
+            if lower_words > allowed:  # later words can only make it worse
+                return False
+    return True
 
 
 def _split_title_venue(mid: str, grammar: str | None) -> tuple[str, str]:
@@ -1007,9 +1190,12 @@ def _parse(text: str, raw: str, position: int | None) -> Reference:
     if not text or text.isspace():
         return _uncertain(raw, position, "empty reference string", confidence=0.0)
     scan = text if len(text) <= _MAX_SCAN_CHARS else text[:_MAX_SCAN_CHARS]
-    found = find_identifiers(scan)
-    identifiers = list(found.identifiers)
-    malformed = found.malformed
+    if _may_hold_identifier(scan):
+        found = find_identifiers(scan)
+        identifiers = list(found.identifiers)
+        malformed = found.malformed
+    else:
+        identifiers, malformed = [], ()
     if len(text) > _MAX_REFERENCE_CHARS:
         return _uncertain(
             raw,
@@ -1024,9 +1210,10 @@ def _parse(text: str, raw: str, position: int | None) -> Reference:
     s = _clean(text)
     cleaned = s
     arxiv_venue = _extract_arxiv_corr(s, identifiers) if "CoRR" in s else False
-    if not arxiv_venue and "arxiv" in s.lower():
+    low = s.lower()
+    if not arxiv_venue and "arxiv" in low:
         arxiv_venue = True
-    s = _strip_noise(s)
+    s = _strip_noise(s, low)
     if arxiv_venue and "CoRR" in s:
         s = _CORR_RE.sub(" CoRR ", s)
     if "(" in s or "[" in s:

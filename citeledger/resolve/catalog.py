@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections import Counter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from rapidfuzz import fuzz, process
@@ -86,7 +87,7 @@ PREPRINT_DOI_PREFIXES: Final = (
 
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
-_SCAN_BUDGET: Final = 600
+_SCAN_BUDGET: Final = 150
 
 
 def version_key(ident: Identifier) -> str:
@@ -291,14 +292,19 @@ class Catalog:
         rarest and ``s`` the next:
 
         * if ``r`` is carried by at most ``_SCAN_BUDGET`` papers, every paper carrying ``r``
-          is a candidate, and so is every paper carrying ``s`` while the two lists together stay
-          within the budget, so one misspelt rare word does not lose the match;
+          is a candidate, and so is every paper carrying ``s`` (then the next rarest, up to
+          ``block_tokens``) while the lists together stay within the budget, so a misspelt or
+          stray rare word does not lose the match;
         * otherwise (a title made only of common words) a paper must carry at least two of the
           three rarest tokens.
 
         The work per query is bounded by the budget in the common case, and every choice depends
         only on document frequencies, never on insertion order.
         """
+        return sorted(self._blocking(title))
+
+    def _blocking(self, title: str) -> list[int]:
+        # blocking_ids() without the sort: candidates are ordered by score and key later.
         postings = self._postings
         max_df = self._max_df if self._max_df is not None else max(1000, len(self._papers) // 50)
         known: list[tuple[int, str]] = []
@@ -314,34 +320,44 @@ class Catalog:
         if len(chosen) == 1:
             return list(first)
         if len(first) <= _SCAN_BUDGET:
-            second = chosen[1]
-            if len(first) + len(second) <= _SCAN_BUDGET:
-                return sorted({*first, *second})
-            return list(first)
+            scanned = [first]
+            total = len(first)
+            for arr in chosen[1:]:
+                total += len(arr)
+                if total > _SCAN_BUDGET:
+                    break
+                scanned.append(arr)
+            if len(scanned) == 1:
+                return list(first)
+            return list({pid for arr in scanned for pid in arr})
         counts: Counter[int] = Counter()
         for arr in chosen[:3]:
             counts.update(arr)
         need = 2 if len(chosen) >= 3 else 1  # two of the three rarest
-        return sorted(pid for pid, n in counts.items() if n >= need)
+        return [pid for pid, n in counts.items() if n >= need]
 
     def scored_candidates(
-        self, title: str, *, limit: int, score_cutoff: float = 50.0
+        self, title: str, *, limit: int, score_cutoff: float = 50.0, ordered: bool = True
     ) -> list[ScoredCandidate]:
         """Blocking plus RapidFuzz title scoring: ``(similarity, id)`` best first.
 
         The similarity is ``token_sort_ratio`` of the normalised titles (computed in C as
         ``ratio`` on the word-sorted titles stored at build time). Ties at the ``limit``
         boundary are all kept and ordered by the papers' keys, so the result does not depend on
-        insertion order.
+        insertion order. ``ordered=False`` skips that ordering of equal scores (the *set* returned
+        is the same) for callers that order candidates themselves, as the resolver does.
         """
-        ids = self.blocking_ids(title)
+        ids = self._blocking(title)
         if not ids:
             return []
         titles = self._titles
         query = " ".join(sorted(title.split()))
+        # itemgetter gathers the candidate titles in C (a list comprehension costs more than the
+        # RapidFuzz scoring itself on long candidate lists).
+        choices = (titles[ids[0]],) if len(ids) == 1 else itemgetter(*ids)(titles)
         hits = process.extract(
             query,
-            [titles[i] for i in ids],
+            choices,
             scorer=fuzz.ratio,
             processor=None,
             score_cutoff=score_cutoff,
@@ -352,7 +368,10 @@ class Catalog:
         if len(scored) > limit > 0:
             floor = scored[limit - 1][0]
             scored = [s for s in scored if s[0] >= floor]
-        # Equal scores are ordered by the papers' keys, computed only for those groups.
+        if not ordered:
+            return scored
+        # Equal scores are ordered by the papers' keys and titles, then (rarely needed) their
+        # repr, computed only inside groups of equal score.
         papers = self._papers
         i = 0
         while i < len(scored) - 1:
@@ -360,9 +379,11 @@ class Catalog:
             while j < len(scored) and scored[j][0] == scored[i][0]:
                 j += 1
             if j - i > 1:
-                scored[i:j] = sorted(
-                    scored[i:j], key=lambda s: (papers[s[1]].key, titles[s[1]], repr(papers[s[1]]))
-                )
+                group = sorted(scored[i:j], key=lambda s: (papers[s[1]].key, titles[s[1]]))
+                keys = [(papers[s[1]].key, titles[s[1]]) for s in group]
+                if len(set(keys)) < len(keys):
+                    group.sort(key=lambda s: (papers[s[1]].key, titles[s[1]], repr(papers[s[1]])))
+                scored[i:j] = group
             i = j
         return scored
 

@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Final
 
 import attrs
 from attrs import field, frozen
+from rapidfuzz import fuzz
 
 from citeledger._progress import progress_callback
 from citeledger.identifiers import Identifier, work_key
@@ -50,7 +51,7 @@ from citeledger.resolve.catalog import (
     Catalog,
     version_key,
 )
-from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.normalize import normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
@@ -151,6 +152,8 @@ class ResolverConfig:
 # bounded field weights of ``scoring`` they cannot come within any sensible margin of the best.
 _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
+# The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
+_BLOCK_CUTOFF: Final = 50.0
 # A title shared with this many other works names a series (see ``_fuzzy_decision``).
 _SERIES_OTHERS: Final = 2
 
@@ -318,7 +321,15 @@ class Resolver:
         pool: list[tuple[float, Paper, str]] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
-                for _score, pid in provider.scored_candidates(feats.title, limit=limit):
+                hits = provider.scored_candidates(feats.title, limit=limit, ordered=False)
+                # The title similarity is at least this word-order-free one, and plain ``ratio``
+                # does not beat it by tens of points, so candidates this far behind the best do
+                # not come within the title window below; skipping them saves normalising their
+                # titles. (A bound on scores only: no threshold is involved.)
+                floor = hits[0][0] - _TITLE_WINDOW if hits else 0.0
+                for score, pid in hits:
+                    if score < floor:
+                        break
                     paper = provider[pid]
                     title = provider.title_of(pid)
                     pool.append((title_similarity(feats.title, title), paper, title))
@@ -399,8 +410,16 @@ class Resolver:
         conflict = _identifier_conflict(ref, best.paper)
         if conflict:
             need_corr += 1
+        prefix_ok = (
+            not feats.generic
+            and comp.prefix_title is not None
+            and comp.prefix_title >= cfg.min_prefix_title_similarity
+            and comp.corroborations >= cfg.min_prefix_corroborations
+        )
+        title_ok = title >= need_title or prefix_ok
         # A substituted word or a differing part number: a sibling paper, not a variant spelling.
-        words = title_word_conflict(feats.title, best.title) if best.title else None
+        # (Only worth computing when the title passes; otherwise the candidate fails anyway.)
+        words = title_word_conflict(feats.title, best.title) if best.title and title_ok else None
         if words is not None:
             need_corr += 1
         alone = (
@@ -409,13 +428,7 @@ class Resolver:
             and not conflict
             and words is None
         )
-        prefix_ok = (
-            not feats.generic
-            and comp.prefix_title is not None
-            and comp.prefix_title >= cfg.min_prefix_title_similarity
-            and comp.corroborations >= cfg.min_prefix_corroborations
-        )
-        if title < need_title and not prefix_ok:
+        if not title_ok:
             failures.append(f"title similarity {title:.1f} below {need_title:g}")
         if comp.hard:
             failures.append("disagreeing " + ", ".join(comp.hard))
@@ -678,8 +691,11 @@ class Resolver:
         results: list[Resolution] = []
         # Freezing moves every object that exists now (the catalog: millions of objects) out of
         # the collector's reach, so a worker's garbage collections do not walk - and, through
-        # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone below.
-        gc.freeze()
+        # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone below,
+        # unless the caller had frozen objects already (then theirs is left as it was).
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
             with ctx.Pool(
                 min(workers, len(ranges)), initializer=_init_worker, initargs=(self, items, index)
@@ -689,7 +705,8 @@ class Resolver:
                     if report is not None:
                         report(len(results), total)
         finally:
-            gc.unfreeze()
+            if freeze:
+                gc.unfreeze()
         return results
 
 
@@ -861,9 +878,52 @@ def verify(
 
     .. versionadded:: 0.1.0
     """
-    return Resolver((paper,), config=config if config is not None else _DEFAULT_CONFIG).resolve(
-        ref_or_paper
+    resolver = Resolver(
+        config=config if config is not None else _DEFAULT_CONFIG, providers=(_OnePaper(paper),)
     )
+    return resolver.resolve(ref_or_paper)
 
 
 _DEFAULT_CONFIG: Final = ResolverConfig()
+
+
+class _OnePaper:
+    """What a one-paper :class:`Catalog` would propose, without building its indexes.
+
+    ``verify`` is called once per pair, so the catalog's dictionaries and posting arrays would be
+    built and thrown away each time. The rules are the catalog's, restricted to one paper
+    (a property test checks ``verify`` against ``Resolver([paper])``):
+
+    * identifiers: the same work key among the paper's identifiers, else among its ``related``
+      identifiers, else the same version key;
+    * titles: the paper is a candidate when it shares a content token with the reference's title
+      (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
+    """
+
+    __slots__ = ("paper",)
+
+    def __init__(self, paper: Paper) -> None:
+        self.paper = paper
+
+    def by_identifier(self, ident: Identifier) -> list[Paper]:
+        paper = self.paper
+        key = work_key(ident)
+        if any(work_key(i) == key for i in paper.identifiers):
+            return [paper]
+        if any(work_key(r.identifier) == key for r in paper.related):
+            return [paper]
+        base = version_key(ident)
+        if any(work_key(i) == base or version_key(i) == base for i in paper.identifiers):
+            return [paper]
+        return []
+
+    def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:
+        title = normalize_title(ref.title)
+        theirs = normalize_title(self.paper.title)
+        if not title or not theirs:
+            return []
+        if not set(title_tokens(title)) & set(title_tokens(theirs)):
+            return []
+        if fuzz.token_sort_ratio(title, theirs, processor=None) < _BLOCK_CUTOFF:
+            return []
+        return [self.paper]

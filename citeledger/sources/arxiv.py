@@ -26,6 +26,7 @@ API manual: https://info.arxiv.org/help/api/user-manual.html
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import re
 from typing import TYPE_CHECKING
@@ -438,6 +439,17 @@ class ArxivSource:
         return feed
 
     # -- papers
+
+    def with_transport(self, transport: Transport) -> ArxivSource:
+        """A copy of this source sending through ``transport`` (settings and secrets kept).
+
+        :func:`~citeledger.build_record` uses it to share one request memo per build.
+
+        .. versionadded:: 0.1.0
+        """
+        clone = copy.copy(self)
+        clone.transport = transport
+        return clone
 
     def entry(self, identifier: Identifier | str) -> ArxivEntry | None:
         """The full feed entry for an arXiv id (or arXiv DataCite DOI), or None if unknown.

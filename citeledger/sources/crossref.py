@@ -24,6 +24,7 @@ https://www.crossref.org/documentation/retrieve-metadata/rest-api/tips-for-using
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import html
 import re
@@ -783,6 +784,17 @@ class CrossrefSource:
     def __repr__(self) -> str:
         key = ", api_key=REDACTED" if self._api_key else ""
         return f"CrossrefSource(base_url={self.base_url!r}, mailto={self.mailto!r}{key})"
+
+    def with_transport(self, transport: Transport) -> CrossrefSource:
+        """A copy of this source sending through ``transport`` (settings and secrets kept).
+
+        :func:`~citeledger.build_record` uses it to share one request memo per build.
+
+        .. versionadded:: 0.1.0
+        """
+        clone = copy.copy(self)
+        clone.transport = transport
+        return clone
 
     # -- plumbing
 

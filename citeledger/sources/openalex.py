@@ -27,6 +27,7 @@ API documentation: https://docs.openalex.org/
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,7 @@ from citeledger.model import (
     ResolutionState,
     WorkType,
 )
+from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged
 from citeledger.sources._common import (
     Clock,
@@ -825,6 +827,104 @@ class OpenAlexSource:
     def counts_by_year(self, identifier: Identifier | str) -> dict[int, int]:
         """Citations received per year, ``{year: count}`` (OpenAlex keeps the last ten years)."""
         return dict(self.work(identifier).counts_by_year)
+
+    def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
+        """``counts_by_year`` as a dated per-year series, with ``cited_by_count`` beside it.
+
+        OpenAlex bins citations by year for recent years only (its documentation: the last ten
+        years), so the series says so in ``note`` when it starts after the work's own year.
+        None when OpenAlex gives no per-year counts.
+
+        Raises:
+            NotFoundError: OpenAlex does not know the work.
+
+        .. versionadded:: 0.1.0
+        """
+        work = self.work(identifier)
+        if not work.counts_by_year:
+            return None
+        first = min(work.counts_by_year)
+        own = work.paper.year
+        note = None
+        if own is None or first > own:
+            # OpenAlex docs (Work object, counts_by_year): "for the last ten years".
+            note = (
+                "OpenAlex keeps counts_by_year for recent years only; "
+                f"this series begins in {first}"
+            )
+            if own is not None:
+                gap = f"{own}" if first - own == 1 else f"{own}-{first - 1}"
+                note += f", so citations from {gap} are not in it (unknown, not zero)"
+        return CitedByYear(
+            source=self.name,
+            observed=self._clock(),
+            counts=work.counts_by_year,
+            subject=work.paper.identifier("doi") or work.id,
+            source_total=work.cited_by_count,
+            note=note,
+        )
+
+    def citations_with_counts(
+        self, identifier: Identifier | str, *, limit: int | None = None
+    ) -> Paged[CountedCitation]:
+        """:meth:`citations`, each with the citing work's own ``cited_by_count``.
+
+        The counts come from the same ``filter=cites`` pages as the observations (no extra
+        request); each names OpenAlex and, as ``subject``, the citing work's W id.
+
+        Raises:
+            NotFoundError: OpenAlex does not know the work (raised at once).
+
+        .. versionadded:: 0.1.0
+        """
+        cited = self.work(identifier)
+        resolution = Resolution(
+            state=ResolutionState.VERIFIED_EXACT,
+            method=Method.OPENALEX,
+            target=cited.paper,
+            score=100.0,
+            reason="OpenAlex asserts this citation (filter=cites)",
+        )
+
+        def counted(work: OpenAlexWork) -> CountedCitation:
+            observed = self._clock()
+            obs = Observation(
+                direction=Direction.INBOUND,
+                citing=work.paper,
+                cited=cited.paper,
+                resolution=resolution,
+                source=_SOURCE,
+                observed=observed,
+            )
+            counts: tuple[Measurement, ...] = ()
+            if work.cited_by_count is not None:
+                counts = (
+                    Measurement(
+                        value=work.cited_by_count,
+                        source=self.name,
+                        observed=observed,
+                        kind=MeasurementKind.CITED_BY,
+                        subject=work.id,
+                    ),
+                )
+            return CountedCitation(observation=obs, cited_by=counts)
+
+        def pages() -> Iterator[tuple[list[CountedCitation], int | None]]:
+            for page in self._citing_pages(cited.id, limit=limit):
+                yield [counted(w) for w in page.works], page.total
+
+        return Paged(pages(), limit=limit)
+
+    def with_transport(self, transport: Transport) -> OpenAlexSource:
+        """A copy of this source sending through ``transport`` (settings and secrets kept).
+
+        :func:`~citeledger.build_record` uses it to share one request memo per build.
+
+        .. versionadded:: 0.1.0
+        """
+        clone = copy.copy(self)
+        clone.transport = transport
+        return clone
 
     def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
         """Candidate works: ``filter=title.search:`` for a reference with a title, else ``search=``.

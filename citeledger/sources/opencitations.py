@@ -20,6 +20,7 @@ becomes a :class:`~citeledger.model.Paper` without identifiers.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import enum
 import json
@@ -544,6 +545,17 @@ class OpenCitationsSource:
             raise invalid_response(
                 response, "unusable response body", source=NAME, detail=str(exc)[:200]
             ) from None
+
+    def with_transport(self, transport: Transport) -> OpenCitationsSource:
+        """A copy of this source sending through ``transport`` (settings and secrets kept).
+
+        :func:`~citeledger.build_record` uses it to share one request memo per build.
+
+        .. versionadded:: 0.1.0
+        """
+        clone = copy.copy(self)
+        clone.transport = transport
+        return clone
 
     def citation_links(self, identifier: Identifier | str) -> list[CitationLink]:
         """Every link citing ``identifier``, with OCI, creation, timespan and flags."""

@@ -17,6 +17,7 @@ carry ``offset`` and ``next`` and the last page has no ``next``.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import enum
 import functools
@@ -59,6 +60,7 @@ from citeledger.model import (
     ResolutionState,
     WorkType,
 )
+from citeledger.page import CountedCitation
 from citeledger.sources import Capability, Paged, unsupported
 from citeledger.sources._transport import (
     Request,
@@ -72,6 +74,7 @@ if TYPE_CHECKING:
     import requests
 
 __all__ = [
+    "COUNTED_LINK_FIELDS",
     "DEFAULT_BASE_URL",
     "MAX_BATCH",
     "MAX_PAGE",
@@ -117,6 +120,9 @@ LINK_FIELDS: Final = (
     "journal,publicationTypes,authors"
 )
 COUNT_FIELDS: Final = "citationCount,influentialCitationCount"
+#: Listing fields of :meth:`SemanticScholarSource.citations_with_counts`: the citing paper's own
+#: ``citationCount`` (to rank citing papers) and ``fieldsOfStudy`` (its areas) as well.
+COUNTED_LINK_FIELDS: Final = LINK_FIELDS + ",citationCount,fieldsOfStudy"
 
 _T = TypeVar("_T")
 
@@ -181,6 +187,7 @@ class S2Link:
         intents: S2's citation intents ("methodology", "background", "result").
         influential: S2's ``isInfluential``.
         index: 0-based index in S2's listing (offset included).
+        citation_count: The other paper's own ``citationCount``, when the listing asked for it.
     """
 
     paper: Paper
@@ -188,6 +195,7 @@ class S2Link:
     intents: tuple[str, ...] = ()
     influential: bool | None = None
     index: int
+    citation_count: int | None = None
 
 
 @frozen(kw_only=True)
@@ -521,6 +529,7 @@ def _links(rows: list[Any], key: str, offset: int) -> tuple[S2Link, ...]:
         if not isinstance(row, dict) or not isinstance(row.get(key), dict):
             raise ParseError(f"semanticscholar: listing element {offset + i} has no {key!r}")
         influential = row.get("isInfluential")
+        count = row[key].get("citationCount")
         out.append(
             S2Link(
                 paper=paper_from_json(row[key]),
@@ -528,6 +537,9 @@ def _links(rows: list[Any], key: str, offset: int) -> tuple[S2Link, ...]:
                 intents=tuple(row.get("intents") or ()),
                 influential=influential if isinstance(influential, bool) else None,
                 index=offset + i,
+                citation_count=count
+                if isinstance(count, int) and not isinstance(count, bool)
+                else None,
             )
         )
     return tuple(out)
@@ -803,7 +815,12 @@ class SemanticScholarSource:
         return [item for item in out if item is not None]
 
     def _listing(
-        self, identifier: Identifier | str, kind: str, convert: Callable[[S2Link], _T]
+        self,
+        identifier: Identifier | str,
+        kind: str,
+        convert: Callable[[S2Link], _T],
+        *,
+        link_fields: str = LINK_FIELDS,
     ) -> _WindowPaged[_T]:
         build = build_citations_request if kind == "citations" else build_references_request
         parse = parse_citations_page if kind == "citations" else parse_references_page
@@ -824,7 +841,9 @@ class SemanticScholarSource:
                     # More items exist, but S2 serves nothing beyond offset + limit = 9,999.
                     paged.hit_window()
                     return
-                response = self._send(build(ident, offset=offset, limit=limit, **self._kw()))
+                response = self._send(
+                    build(ident, offset=offset, limit=limit, fields=link_fields, **self._kw())
+                )
                 page = self._parse(response, parse)
                 yield [convert(link) for link in page.items], total
                 if page.next is None or page.next <= offset:
@@ -858,6 +877,49 @@ class SemanticScholarSource:
                 link, subject=subject, direction=Direction.INBOUND, observed=observed
             ),
         )
+
+    def citations_with_counts(self, identifier: Identifier | str) -> Paged[CountedCitation]:
+        """:meth:`citations`, each with the citing paper's own ``citationCount``.
+
+        The listing also asks for ``citationCount`` and ``fieldsOfStudy`` of each citing paper
+        (:data:`COUNTED_LINK_FIELDS`), so ranking costs no request per citing paper. A citing
+        paper without a count gets none (never a zero).
+
+        .. versionadded:: 0.1.0
+        """
+        ident = _coerce(identifier)
+        subject = Paper(identifiers=(ident,))
+        observed = self._now()
+
+        def counted(link: S2Link) -> CountedCitation:
+            obs = link_observation(
+                link, subject=subject, direction=Direction.INBOUND, observed=observed
+            )
+            counts: tuple[Measurement, ...] = ()
+            if link.citation_count is not None:
+                counts = (
+                    Measurement(
+                        value=link.citation_count,
+                        source=NAME,
+                        observed=observed,
+                        kind=MeasurementKind.CITED_BY,
+                        subject=_best(link.paper),
+                    ),
+                )
+            return CountedCitation(observation=obs, cited_by=counts)
+
+        return self._listing(ident, "citations", counted, link_fields=COUNTED_LINK_FIELDS)
+
+    def with_transport(self, transport: Transport) -> SemanticScholarSource:
+        """A copy of this source sending through ``transport`` (settings and secrets kept).
+
+        :func:`~citeledger.build_record` uses it to share one request memo per build.
+
+        .. versionadded:: 0.1.0
+        """
+        clone = copy.copy(self)
+        clone.transport = transport
+        return clone
 
     def reference_observations(self, identifier: Identifier | str) -> list[Observation]:
         """Outbound observations with contexts/intents; positions are S2's listing order."""
@@ -908,3 +970,12 @@ class SemanticScholarSource:
 
 def _same(link: S2Link) -> S2Link:
     return link
+
+
+def _best(paper: Paper) -> Identifier | None:
+    """The identifier a count of ``paper`` is filed under (DOI, else arXiv, else the first)."""
+    for scheme in ("doi", "arxiv"):
+        ident = paper.identifier(scheme)
+        if ident is not None:
+            return ident
+    return paper.identifiers[0] if paper.identifiers else None
