@@ -1089,7 +1089,8 @@ def _group_citing(
     Observations are grouped only when their identifiers link them (one work key: the same
     identifier, arXiv versions, an arXiv DataCite DOI and its arXiv id), when a source asserted
     a preprint/published (or other version) relation between them, or when they share a title
-    of at least four words and either cite this paper at the same reference number or share the
+    of at least four words and either cite this paper at the same reference number (with no
+    contradicting year or author list) or share the
     year and at least one author family name. The same title and year alone never groups (two
     papers can share a title); such look-alikes are listed in ``CitingWork.unlinked`` with why
     they were kept apart.
@@ -1148,14 +1149,16 @@ def _group_citing(
                 if find(i) == find(j):
                     continue
                 shared = sorted(_families(pi) & _families(pj))
+                if pi.year is not None and pi.year == pj.year and shared:
+                    union(j, i, f"same title and year ({pi.year}) and shared author {shared[0]}")
+                    continue
                 pos_i, pos_j = inbound[i].position, inbound[j].position
-                if pos_i is not None and pos_i == pos_j:
+                years_clash = pi.year is not None and pj.year is not None and pi.year != pj.year
+                authors_clash = bool(_families(pi) and _families(pj)) and not shared
+                if pos_i is not None and pos_i == pos_j and not years_clash and not authors_clash:
                     # One title citing this paper at the same reference number: the seed's "same
                     # citing paper seen twice" (two link tables, two states), not two papers.
                     union(j, i, f"same title and same reference number ({pos_i}) citing this paper")
-                    continue
-                if pi.year is not None and pi.year == pj.year and shared:
-                    union(j, i, f"same title and year ({pi.year}) and shared author {shared[0]}")
                     continue
                 if pi.year is None or pj.year is None:
                     why = "year unknown"

@@ -225,8 +225,10 @@ def test_uncertain_reason_reaches_the_resolver_as_parse_uncertain() -> None:
 
 
 _NAME_TOKENS = st.sampled_from(
-    ["Smith", "Li", "Lehman", "J", "PB", "ABC", "ABCD", "J.", "Jr", "Sr", "II", "2nd", "de"]
-    + ["O'Brien", "Da", "Re", "-", ",", ", ", " ", ".", ":", "(2004)", "É", "Ölz", "et al."]
+    [
+        *("Smith", "Li", "Lehman", "J", "PB", "ABC", "ABCD", "J.", "Jr", "Sr", "II", "2nd", "de"),
+        *("O'Brien", "Da", "Re", "-", ",", ", ", " ", ".", ":", "(2004)", "É", "Ölz", "et al."),
+    ]
 )
 name_like = st.lists(_NAME_TOKENS, max_size=8).map("".join)
 
@@ -238,3 +240,48 @@ def test_simple_vancouver_name_agrees_with_the_full_grammar(text: str) -> None:
         full = _parse._V_ITEM_RE.match(text)
         assert full is not None
         assert full.group("fam", "ini", 0) == simple.group("fam", "ini", 0)
+
+
+def _naive_end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
+    """_end_strength without its two fast paths (the rules as first written)."""
+    if pos >= len(s):
+        return 1
+    if _parse._YEAR_AFTER_RE.match(s, pos):
+        return 3
+    if _parse._COLON_RE.match(s, pos) or _parse._QUOTE_RE.match(s, pos):
+        return 3
+    prev = s[pos - 1]
+    if _parse._STOP_RE.match(s, pos) or prev in ".。．":
+        rest = s[pos:].lstrip(" .,。．")
+        if rest and (
+            rest[0].isupper() or rest[0].isdigit() or rest[0] >= "\u3040" or rest[0] in '["“‘«'
+        ):
+            return 2
+        if rest and rest[0].islower():
+            return 1
+        return 2 if etal else 0
+    if etal:
+        return 2
+    if s.startswith(", ", pos) and grammar in _parse._COMMA_ENDS:
+        return 1
+    return 0
+
+
+_END_TOKENS = st.sampled_from(
+    [
+        *(". ", ", ", " ", ".", ",", "Lehman", "In press", "N.d.", "İn", "(2004)", "2004", ": "),
+        *('"', "“", "x", "Ab", "et al.", "。", "Z", "I", "N", "a"),
+    ]
+)
+
+
+@given(
+    st.lists(_END_TOKENS, min_size=1, max_size=8).map("".join),
+    st.integers(1, 40),
+    st.sampled_from([g for g, _ in _parse._GRAMMARS]),
+    st.booleans(),
+)
+def test_end_strength_fast_paths_agree(text: str, pos: int, grammar: str, etal: bool) -> None:
+    pos = min(pos, len(text))
+    fast = _parse._end_strength(text, pos, grammar, etal=etal)
+    assert fast == _naive_end_strength(text, pos, grammar, etal=etal)

@@ -87,7 +87,7 @@ PREPRINT_DOI_PREFIXES: Final = (
 
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
-_SCAN_BUDGET: Final = 150
+_SCAN_BUDGET: Final = 300
 
 
 def version_key(ident: Identifier) -> str:

@@ -917,7 +917,9 @@ class _OnePaper:
             return [paper]
         return []
 
-    def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:
+    def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:  # noqa: ARG002
+        # ``limit`` is part of the provider protocol; one paper is within any limit (the catalog
+        # keeps everything for a limit of 0 too).
         title = normalize_title(ref.title)
         theirs = normalize_title(self.paper.title)
         if not title or not theirs:
