@@ -953,8 +953,10 @@ def _detect_scheme(s: str) -> Scheme | None:
         return Scheme.S2
     if low[:1] == "w" and low[1:].isdigit():
         return Scheme.OPENALEX
-    if _ARXIV_NEW_RE.fullmatch(s) or (
-        "/" in s and s.partition("/")[0].partition(".")[0].lower() in ARXIV_ARCHIVES
+    # A listing's trailing category tag ("2104.07857 [cs.LG]") does not change the scheme.
+    bare = _ARXIV_TAG_RE.sub("", s).rstrip() if s.endswith("]") else s
+    if _ARXIV_NEW_RE.fullmatch(bare) or (
+        "/" in bare and bare.partition("/")[0].partition(".")[0].lower() in ARXIV_ARCHIVES
     ):
         return Scheme.ARXIV
     return None

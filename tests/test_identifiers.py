@@ -94,6 +94,8 @@ ARXIV_FORMS = [
     ("ARXIV: 2104.07857", "arxiv:2104.07857"),
     ("arXiv 2104.07857v1", "arxiv:2104.07857v1"),
     ("arXiv:2104.07857 [cs.LG]", "arxiv:2104.07857"),
+    ("2104.07857 [cs.LG]", "arxiv:2104.07857"),
+    ("hep-th/9901001v2 [hep-th]", "arxiv:hep-th/9901001v2"),
     ("arXiv:2104.07857v3 [hep-th]", "arxiv:2104.07857v3"),
     ("https://arxiv.org/abs/2104.07857", "arxiv:2104.07857"),
     ("http://arxiv.org/abs/2104.07857v2", "arxiv:2104.07857v2"),
