@@ -14,6 +14,7 @@ raising a threshold can only change decisions, never the scores they are made on
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from attrs import frozen
@@ -203,16 +204,17 @@ class NameKey(NamedTuple):
     tokens: frozenset[str]
 
 
-def _name_key(author: Author) -> NameKey | None:
-    # Family and given names repeat across a catalog, so the cached normalize_text mostly hits;
-    # the raw display name is only read when there is no family name.
-    given = normalize_text(author.given) if author.given else ""
-    if author.family:
-        family_text = normalize_text(author.family)
+@lru_cache(maxsize=1 << 17)
+def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None) -> NameKey | None:
+    # Cached on the name's parts: family and given names repeat across a catalog, and a candidate
+    # compared for many references would otherwise be normalised again each time.
+    given = normalize_text(given_raw) if given_raw else ""
+    if family_raw:
+        family_text = normalize_text(family_raw)
         family = family_text.replace(" ", "")
         raw_tokens = [*given.split(), *family_text.split()]
     else:
-        raw_tokens = normalize_text(author.raw or "").split()
+        raw_tokens = normalize_text(raw or "").split()
         family = raw_tokens[-1] if raw_tokens else ""
     if not family:
         return None
@@ -221,11 +223,18 @@ def _name_key(author: Author) -> NameKey | None:
     )
 
 
+def _name_key(author: Author) -> NameKey | None:
+    # The raw display name is only read when there is no family name.
+    return _name_key_of(author.family, author.given, None if author.family else author.raw)
+
+
 def name_keys(authors: Sequence[Author], limit: int = _MAX_AUTHORS) -> tuple[NameKey, ...]:
     """Comparison keys of the first ``limit`` authors (names without a usable part are skipped)."""
     out: list[NameKey] = []
+    key_of = _name_key_of
     for author in authors[: limit * 2]:
-        key = _name_key(author)
+        family = author.family
+        key = key_of(family, author.given, None if family else author.raw)
         if key is not None:
             out.append(key)
             if len(out) >= limit:
@@ -391,7 +400,25 @@ class Comparison:
     @property
     def evidence(self) -> tuple[Evidence, ...]:
         """One :class:`~citeledger.model.Evidence` per compared field."""
-        return tuple(Evidence(**kw) for kw in self.fields)
+        return tuple(_trusted_evidence(kw) for kw in self.fields)
+
+
+_EVIDENCE_SLOTS: Final = ("field", "agreement", "score", "left", "right", "note")
+
+
+def _trusted_evidence(kw: dict[str, Any]) -> Evidence:
+    """``Evidence(**kw)`` for fields that :func:`compare` built already typed.
+
+    ``compare`` produces an :class:`~citeledger.model.Agreement`, a float score within 0-100 (or
+    None) and strings, which ``Evidence``'s converters would return unchanged; skipping them (the
+    way unpickling does, setting the slots directly) saves most of the construction cost. The
+    public constructor still converts and validates everything else.
+    """
+    obj = object.__new__(Evidence)
+    setattr_ = object.__setattr__
+    for name in _EVIDENCE_SLOTS:
+        setattr_(obj, name, kw.get(name))
+    return obj
 
 
 def _short(text: str | None, size: int = 120) -> str | None:
