@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import unicodedata
 
+import attrs
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.model import Agreement, Method, ResolutionState, replace
 from citeledger.resolve.normalize import normalize_title, strip_accents
-from citeledger.resolve.scoring import title_similarity
+from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
 
 # --------------------------------------------------------------------------- strategies
 
@@ -683,3 +684,50 @@ def test_verify_matches_catalog_on_versions_and_relations() -> None:
     for paper in (v1, published):
         for ref in refs:
             assert cl.verify(ref, paper) == cl.Resolver([paper]).resolve(ref)
+
+
+# --------------------------------------------------------------------------- fast paths
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_trusted_construction_equals_the_validating_constructors(data: st.DataObject) -> None:
+    # The resolver builds Resolution and Evidence values without re-running their converters
+    # (the values are already typed); rebuilding them through the public constructors must give
+    # equal values of the same types.
+    papers = data.draw(_lookalike_catalogs())
+    refs = data.draw(_queries(papers))
+    resolver = cl.Resolver(papers)
+    for ref in refs:
+        res = resolver.resolve(ref)
+        again = cl.Resolution(
+            state=res.state,
+            method=res.method,
+            target=res.target,
+            score=res.score,
+            evidence=[cl.Evidence(**attrs.asdict(e, recurse=False)) for e in res.evidence],
+            reason=res.reason,
+            alternatives=res.alternatives,
+        )
+        assert again == res
+        assert type(res.score) is float
+        assert type(res.evidence) is tuple
+        assert type(res.alternatives) is tuple
+        for e in res.evidence:
+            assert type(e.agreement) is Agreement
+            assert e.score is None or type(e.score) is float
+
+
+@settings(max_examples=60)
+@given(st.data())
+def test_compare_with_a_known_title_score_equals_compare_from_scratch(
+    data: st.DataObject,
+) -> None:
+    paper = data.draw(_papers())
+    ref = _ref(data.draw(st.sampled_from([paper, data.draw(_papers())])), ids=False)
+    if data.draw(st.booleans()):
+        ref = replace(ref, title=data.draw(_noisy_text(ref.title or "")))
+    feats = ReferenceFeatures.of(ref)
+    title = normalize_title(paper.title)
+    sim = title_similarity(feats.title, title)
+    assert compare(feats, paper, paper_title=title, title_score=sim) == compare(feats, paper)

@@ -329,7 +329,7 @@ class Catalog:
                 scanned.append(arr)
             if len(scanned) == 1:
                 return list(first)
-            return list({pid for arr in scanned for pid in arr})
+            return list(set().union(*scanned))
         counts: Counter[int] = Counter()
         for arr in chosen[:3]:
             counts.update(arr)

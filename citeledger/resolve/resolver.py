@@ -330,9 +330,11 @@ class Resolver:
                 for score, pid in hits:
                     if score < floor:
                         break
-                    paper = provider[pid]
                     title = provider.title_of(pid)
-                    pool.append((title_similarity(feats.title, title), paper, title))
+                    # ``score`` is already the token_sort_ratio half of title_similarity (the
+                    # catalog computed it on the same normalised titles); add the ratio half.
+                    sim = float(fuzz.ratio(feats.title, title)) if title else 0.0
+                    pool.append((max(sim, score), provider[pid], title))
             else:
                 for paper in provider.candidates(ref, limit=limit):
                     title = normalize_title(paper.title)
@@ -540,7 +542,7 @@ class Resolver:
                     else "found via a related version (preprint/published link)"
                 )
                 comp = chosen.comparison
-                return Resolution(
+                return _trusted_resolution(
                     state=ResolutionState.VERIFIED_EXACT,
                     method=Method.for_scheme(ident.scheme),
                     target=chosen.paper,
@@ -565,7 +567,7 @@ class Resolver:
                 if ok and best is not None and not _same_work(best.paper, chosen.paper):
                     fuzzy_alt = (best.paper,)
                     extra = f"; the metadata match {_describe(best.paper)} instead"
-            return Resolution(
+            return _trusted_resolution(
                 state=ResolutionState.METADATA_MISMATCH,
                 method=Method.for_scheme(ident.scheme),
                 target=chosen.paper,
@@ -594,7 +596,7 @@ class Resolver:
             if ref.malformed:
                 state = ResolutionState.MALFORMED_IDENTIFIER
                 reason = f"{_malformed_reason(ref)}; {reason}"
-            return Resolution(
+            return _trusted_resolution(
                 state=state,
                 method=None,
                 reason=reason,
@@ -630,7 +632,7 @@ class Resolver:
                 )
             )
             prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
-            return Resolution(
+            return _trusted_resolution(
                 state=ResolutionState.VERIFIED_FUZZY,
                 method=Method.FUZZY_TITLE,
                 target=best.paper,
@@ -823,6 +825,37 @@ def _rebuild(cls: type[Any], values: dict[str, Any]) -> Any:
     for name, value in values.items():
         object.__setattr__(obj, name, value)
     return obj
+
+
+def _trusted_resolution(
+    *,
+    state: ResolutionState,
+    method: Method | None,
+    target: Paper | None = None,
+    score: float = 0.0,
+    evidence: tuple[Evidence, ...],
+    reason: str,
+    alternatives: tuple[Paper, ...],
+) -> Resolution:
+    """``Resolution(...)`` for values the resolver built already typed.
+
+    The state and method are enums, the score a float clamped to 0-100, the rest tuples, so the
+    converters would return them unchanged; skipping them saves most of the construction cost.
+    The public constructor still converts and validates.
+    """
+    result: Resolution = _rebuild(
+        Resolution,
+        {
+            "state": state,
+            "method": method,
+            "target": target,
+            "score": score,
+            "evidence": evidence,
+            "reason": reason,
+            "alternatives": alternatives,
+        },
+    )
+    return result
 
 
 def _resolution_from_wire(item: tuple[Any, ...], catalog: Catalog | None) -> Resolution:

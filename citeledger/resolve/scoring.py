@@ -265,8 +265,16 @@ def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[
         return Agreement.MISSING, 0.0
     matched = 0
     first_ok = False
+    same = _same_person
     for i, a in enumerate(left):
-        hit = next((b for b in right if _same_person(a, b)), None)
+        family = a.family
+        # The first person on the right who is the same as ``a``; equal family names (the
+        # common case) are tested inline before the full rule.
+        hit: NameKey | None = None
+        for b in right:
+            if b.family == family or same(a, b):
+                hit = b
+                break
         if hit is None:
             continue
         matched += 1
@@ -442,7 +450,8 @@ def compare(
         ref: The reference's features (:meth:`ReferenceFeatures.of`).
         paper: The candidate.
         paper_title: The candidate's normalised title, if already known.
-        title_score: The title similarity, if already computed.
+        title_score: The title similarity (:func:`title_similarity`), if already computed;
+            the prefix similarity starts from it too.
         year_tolerance: Years this far apart count as PARTIAL, not DISAGREE.
         lenient_title: Use :func:`lenient_title_similarity` (identifier route).
     """
@@ -462,7 +471,17 @@ def compare(
                 ref.title, right
             )
         if min(len(ref.title), len(right)) >= 25:
-            prefix = lenient_title_similarity(ref.title, right)
+            if lenient_title:
+                prefix = title  # the same function of the same titles
+            elif title_score is None:
+                prefix = lenient_title_similarity(ref.title, right)
+            else:
+                # lenient_title_similarity without recomputing the title similarity it starts
+                # from (``title_score`` is that similarity; the shorter title has 25+ chars).
+                short, long = (
+                    (ref.title, right) if len(ref.title) <= len(right) else (right, ref.title)
+                )
+                prefix = max(title, float(fuzz.ratio(short, long[: len(short)])))
         # A dropped subtitle ranks a little below a full match, well above an unrelated title.
         rank += title if prefix is None else max(title, prefix - 10.0)
         agreement = (
@@ -519,12 +538,11 @@ def compare(
         )
 
     code_disagree = 0
-    for name, left, right_value in (
-        ("volume", ref.volume, paper.volume),
-        ("first_page", ref.first_page, paper.first_page),
-    ):
+    for name, left in (("volume", ref.volume), ("first_page", ref.first_page)):
         if left is None:
             continue
+        # Paper.first_page is computed from the page range; only read it when needed.
+        right_value = paper.volume if name == "volume" else paper.first_page
         agreement = _compare_code(left, right_value)
         rank += _EXACT_FIELD_WEIGHTS[agreement]
         if agreement is Agreement.AGREE:
