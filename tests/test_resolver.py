@@ -731,3 +731,46 @@ def test_compare_with_a_known_title_score_equals_compare_from_scratch(
     title = normalize_title(paper.title)
     sim = title_similarity(feats.title, title)
     assert compare(feats, paper, paper_title=title, title_score=sim) == compare(feats, paper)
+
+
+def test_resolve_accepts_a_reference_string_and_rejects_other_types() -> None:
+    paper = cl.Paper(
+        title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",
+        year=2021,
+        identifiers=["arXiv:2104.07857"],
+    )
+    resolver = cl.Resolver([paper])
+    res = resolver.resolve("Rajbhandari S, et al. ZeRO-Infinity. SC21. 2021. arXiv:2104.07857")
+    assert res.state is cl.ResolutionState.VERIFIED_EXACT
+    assert res.target == paper
+    with pytest.raises(cl.ModelError, match="cannot resolve a NoneType"):
+        resolver.resolve(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_resolve_many_keeps_every_good_item_when_some_are_not_references(workers: int) -> None:
+    paper = cl.Paper(
+        title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",
+        year=2021,
+        identifiers=["arXiv:2104.07857"],
+    )
+    items: list[object] = [
+        cl.Reference(identifiers=["arXiv:2104.07857v1"]),
+        None,
+        42,
+        "Ibid.",
+        cl.Reference(identifiers=["doi:10.48550/arXiv.2104.07857"]),
+    ]
+    out = cl.Resolver([paper]).resolve_many(items, workers=workers)  # type: ignore[arg-type]
+    assert [r.state.value for r in out] == [
+        "verified_exact",
+        "parse_uncertain",
+        "parse_uncertain",
+        "parse_uncertain",
+        "verified_exact",
+    ]
+    assert out[1].reason == "item 1 is a NoneType, not a reference: None"
+    assert out[2].reason == "item 2 is a int, not a reference: 42"
+    # The parser's own reason for giving up is passed on.
+    assert "back-reference" in out[3].reason
+    assert out[0].target == out[4].target == paper

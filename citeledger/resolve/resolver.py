@@ -35,6 +35,7 @@ from attrs import field, frozen
 from rapidfuzz import fuzz
 
 from citeledger._progress import progress_callback
+from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, work_key
 from citeledger.model import (
     Agreement,
@@ -45,6 +46,7 @@ from citeledger.model import (
     Resolution,
     ResolutionState,
 )
+from citeledger.resolve._parse import UNCERTAIN_REASON_KEY
 from citeledger.resolve.catalog import (
     PREPRINT_DOI_PREFIXES,
     CandidateProvider,
@@ -492,15 +494,31 @@ class Resolver:
                 )
         return True, "", best, runner
 
-    def resolve(self, ref: Reference | Paper) -> Resolution:
-        """Resolve one reference (a :class:`~citeledger.model.Paper` is cited with all its fields).
+    def resolve(self, ref: Reference | Paper | str) -> Resolution:
+        """Resolve one reference.
+
+        Args:
+            ref: A :class:`~citeledger.model.Reference`; a :class:`~citeledger.model.Paper`
+                (cited with all its fields); or a reference string (parsed with
+                :meth:`~citeledger.model.Reference.from_string`).
 
         Returns:
             A :class:`~citeledger.model.Resolution` in one of the six states, never raising for
             an expected outcome such as "no match".
+
+        Raises:
+            ModelError: ``ref`` is none of the above (``resolve_many`` turns this into a
+                ``PARSE_UNCERTAIN`` result for that item and keeps every other item).
         """
-        if isinstance(ref, Paper):
+        if isinstance(ref, str):
+            ref = Reference.from_string(ref)
+        elif isinstance(ref, Paper):
             ref = Reference.from_paper(ref)
+        elif not isinstance(ref, Reference):
+            raise ModelError(
+                f"cannot resolve a {type(ref).__name__}: pass a Reference, a Paper or a "
+                "reference string"
+            )
         cfg = self.config
         feats = ReferenceFeatures.of(ref)
         evidence: list[Evidence] = []
@@ -612,11 +630,17 @@ class Resolver:
                     ResolutionState.UNRESOLVED,
                     f"{not_found} not in catalog and no title to match on",
                 )
-            return fail(ResolutionState.PARSE_UNCERTAIN, "no identifier and no title to match on")
-        if ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence:
+            why = ref.get_extra(UNCERTAIN_REASON_KEY)
             return fail(
                 ResolutionState.PARSE_UNCERTAIN,
-                f"parse confidence {ref.parse_confidence:.2f} below {cfg.min_parse_confidence:g}",
+                "no identifier and no title to match on" + (f" ({why})" if why else ""),
+            )
+        if ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence:
+            why = ref.get_extra(UNCERTAIN_REASON_KEY)
+            return fail(
+                ResolutionState.PARSE_UNCERTAIN,
+                f"parse confidence {ref.parse_confidence:.2f} below {cfg.min_parse_confidence:g}"
+                + (f" ({why})" if why else ""),
             )
 
         # 3. fuzzy route
@@ -656,29 +680,36 @@ class Resolver:
 
     def resolve_many(
         self,
-        refs: Iterable[Reference | Paper],
+        refs: Iterable[Reference | Paper | str],
         *,
         workers: int = 1,
         progress: ProgressCallback | bool | None = None,
     ) -> list[Resolution]:
         """Resolve many references; results in the same order as ``refs``.
 
+        A bad item (neither a reference, a paper nor a string) gets a ``PARSE_UNCERTAIN``
+        result saying what it was; every other item is resolved as usual.
+
         Args:
-            refs: References (or papers) to resolve.
+            refs: References, papers or reference strings to resolve.
             workers: Processes to use. With more than one, the resolver is shipped to each
                 worker once (inherited by ``fork`` where available, else pickled once per
                 worker by the pool initializer).
             progress: ``progress(done, total)`` called as batches finish; ``True`` shows a tqdm
                 bar when tqdm is installed, only on a terminal; ``None`` for none.
         """
-        items = list(refs)
-        total = len(items)
+        given = list(refs)
+        total = len(given)
+        bad = {i: _bad_item(i, ref) for i, ref in enumerate(given) if not _resolvable(ref)}
+        items: list[Reference | Paper | str] = [
+            Reference() if i in bad else ref for i, ref in enumerate(given)
+        ]
         report = _progress(progress, total)
         if workers <= 1 or total < 2:
             out: list[Resolution] = []
             step = max(1, min(1000, total // 100 or 1))
             for i, ref in enumerate(items, 1):
-                out.append(self.resolve(ref))
+                out.append(bad[i - 1] if i - 1 in bad else self.resolve(ref))
                 if report is not None and (i % step == 0 or i == total):
                     report(i, total)
             return out
@@ -703,7 +734,10 @@ class Resolver:
                 min(workers, len(ranges)), initializer=_init_worker, initargs=(self, items, index)
             ) as pool:
                 for batch in pool.imap(_resolve_range, ranges):
-                    results.extend(_resolution_from_wire(item, self.catalog) for item in batch)
+                    for item in batch:
+                        results.append(
+                            bad.get(len(results)) or _resolution_from_wire(item, self.catalog)
+                        )
                     if report is not None:
                         report(len(results), total)
         finally:
@@ -751,7 +785,7 @@ def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressC
 # Worker-process state: each pool worker holds the resolver and the references it was initialised
 # with (inherited through fork, or pickled once per worker under spawn). This lives only in the
 # worker processes (set by the pool initializer), never in the parent.
-_WORKER: dict[int, tuple[Resolver, Sequence[Reference | Paper], dict[int, int]]] = {}
+_WORKER: dict[int, tuple[Resolver, Sequence[Reference | Paper | str], dict[int, int]]] = {}
 
 # A paper travelling back from a worker: its catalog index (int) when it is a catalog paper (the
 # parent holds the same catalog), else the paper itself. Evidence travels as plain tuples. Pickling
@@ -766,8 +800,22 @@ def _paper_index(resolver: Resolver) -> dict[int, int]:
     return {id(p): i for i, p in enumerate(resolver.catalog._papers)}  # noqa: SLF001
 
 
+def _resolvable(item: object) -> bool:
+    return isinstance(item, (Reference, Paper, str))
+
+
+def _bad_item(position: int, item: object) -> Resolution:
+    """The result for a batch item that is not a reference at all."""
+    shown = repr(item)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return Resolution(
+        state=ResolutionState.PARSE_UNCERTAIN,
+        reason=f"item {position} is a {type(item).__name__}, not a reference: {shown}",
+    )
+
+
 def _init_worker(
-    resolver: Resolver, items: Sequence[Reference | Paper], index: dict[int, int] | None
+    resolver: Resolver, items: Sequence[Reference | Paper | str], index: dict[int, int] | None
 ) -> None:
     _WORKER[os.getpid()] = (resolver, items, _paper_index(resolver) if index is None else index)
 
