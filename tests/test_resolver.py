@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import pickle
 import unicodedata
 
@@ -421,6 +422,30 @@ def test_resolve_many_progress_and_workers() -> None:
     assert resolver.resolve_many(refs, workers=2) == one
     assert resolver.resolve_many(refs, progress=True) == one
     assert resolver.resolve_many([]) == []
+
+
+def test_resolve_many_one_worker_freezes_the_collector_only_during_the_batch() -> None:
+    resolver = cl.Resolver(CATALOG)
+    refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 40)]
+    assert len(refs) >= 100
+    frozen_during: list[int] = []
+    gc.unfreeze()
+    out = resolver.resolve_many(
+        refs, progress=lambda d, t: frozen_during.append(gc.get_freeze_count())
+    )
+    assert out == [resolver.resolve(r) for r in refs]
+    # The catalog was out of the collector's walks while the batch ran, and is back afterwards.
+    assert frozen_during
+    assert all(n > 0 for n in frozen_during)
+    assert gc.get_freeze_count() == 0
+    # A caller's own freeze is left as it was.
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        assert resolver.resolve_many(refs) == out
+        assert gc.get_freeze_count() == before
+    finally:
+        gc.unfreeze()
 
 
 # --------------------------------------------------------------------------- properties
