@@ -129,9 +129,7 @@ def as_reference(item: Reference | str | Mapping[str, Any]) -> Reference:
     raise TypeError(msg)
 
 
-def resolve_partition(
-    items: Iterable[Reference | str | Mapping[str, Any]], resolver: Any
-) -> list[Resolution]:
+def resolve_partition(items: Iterable[object], resolver: Any) -> list[Resolution]:
     """Resolve one partition of references with ``resolver.resolve_many``, in order.
 
     This is the function each Dask task runs; it is public so other engines (Spark's
@@ -142,9 +140,15 @@ def resolve_partition(
         resolver: The resolver.
 
     Returns:
-        One resolution per item, in order.
+        One resolution per item, in order; an item that is not a reference gets a
+        ``PARSE_UNCERTAIN`` result naming it.
     """
-    refs = [as_reference(item) for item in items]
+    # Anything that is not a reference, string or mapping is passed on as it is:
+    # ``resolve_many`` gives that item a PARSE_UNCERTAIN result and keeps every other item.
+    refs = [
+        as_reference(item) if isinstance(item, (Reference, str, Mapping)) else item
+        for item in items
+    ]
     resolutions: list[Resolution] = resolver.resolve_many(refs, workers=1)
     return resolutions
 

@@ -311,6 +311,15 @@ def test_local_scheduler_without_client(corpus: Any) -> None:
     assert got == expected
 
 
+def test_a_bad_item_in_a_partition_keeps_every_other_item(corpus: Any) -> None:
+    resolver, refs, expected = corpus
+    items = [refs[0], None, refs[1]]
+    got = resolve_bag(db.from_sequence(items, npartitions=1), resolver).compute(scheduler="sync")
+    assert [got[0], got[2]] == expected[:2]
+    assert got[1].state is cl.ResolutionState.PARSE_UNCERTAIN
+    assert got[1].reason == "item 1 is a NoneType, not a reference: None"
+
+
 def _die_once(partition: Iterator[Any], marker: Path) -> list[Any]:
     """Kill this worker process the first time any task runs it (a crash mid-run)."""
     items = list(partition)
