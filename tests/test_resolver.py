@@ -443,7 +443,9 @@ def test_resolve_many_one_worker_freezes_the_collector_only_during_the_batch() -
     try:
         before = gc.get_freeze_count()
         assert resolver.resolve_many(refs) == out
-        assert gc.get_freeze_count() == before
+        # Still frozen (an unfreeze would empty the permanent generation); the count itself
+        # may drop by a few when frozen objects are freed by reference counting meanwhile.
+        assert 0 < gc.get_freeze_count() <= before
     finally:
         gc.unfreeze()
 
