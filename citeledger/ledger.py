@@ -46,6 +46,7 @@ from citeledger.model import (
     Reference,
     RelationKind,
     ResolutionState,
+    _opt_utc,  # the model's own converter
     utc,
 )
 from citeledger.page import (
@@ -201,10 +202,6 @@ class ObservationNotice:
     work: str | None = None
     check: NoticeCheck
     after_retraction: bool | None = None
-
-
-def _opt_utc(value: dt.datetime | str | None) -> dt.datetime | None:
-    return None if value is None else utc(value)
 
 
 @frozen(kw_only=True)

@@ -14,18 +14,19 @@ built-in sample source does.
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime as dt  # noqa: TC003 - cattrs resolves the field annotations at run time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol, runtime_checkable
 
-import attrs
 from attrs import field, frozen
 
 from citeledger.errors import ModelError
 
 # Needed at runtime: cattrs and the JSON Schema read the attrs field annotations.
 from citeledger.identifiers import Identifier  # noqa: TC001
-from citeledger.model import Measurement, Observation, Paper, utc
+
+# The model's own converters and validators, so page values are checked the same way.
+from citeledger.model import Measurement, Observation, Paper, _non_negative, _opt_date, _strs, utc
 
 __all__ = [
     "AreaCount",
@@ -37,21 +38,6 @@ __all__ = [
     "YearCount",
     "year_series",
 ]
-
-
-def _non_negative(_: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if value < 0:
-        raise ModelError(f"{attribute.name} must be >= 0, got {value}")
-
-
-def _opt_date(value: dt.date | str | None) -> dt.date | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    return dt.date.fromisoformat(str(value)[:10])
 
 
 @frozen(kw_only=True)
@@ -242,14 +228,6 @@ class AreaProfile:
 
 def _measurements(values: Iterable[Measurement] | None) -> tuple[Measurement, ...]:
     return () if values is None else tuple(values)
-
-
-def _strs(values: Iterable[str] | str | None) -> tuple[str, ...]:
-    if values is None:
-        return ()
-    if isinstance(values, str):
-        return (values,)
-    return tuple(values)
 
 
 @frozen(kw_only=True)

@@ -45,6 +45,7 @@ from citeledger.model import (
     Reference,
     Resolution,
     ResolutionState,
+    _non_negative,  # the model's own validator
 )
 from citeledger.resolve._parse import UNCERTAIN_REASON_KEY
 from citeledger.resolve.catalog import (
@@ -73,11 +74,6 @@ ProgressCallback = Callable[[int, int], object]
 def _score_range(_: object, attribute: attrs.Attribute[float], value: float) -> None:
     if not 0.0 <= value <= 100.0:
         raise ValueError(f"{attribute.name} must be within 0-100, got {value}")
-
-
-def _non_negative(_: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if value < 0:
-        raise ValueError(f"{attribute.name} must be >= 0, got {value}")
 
 
 def _unit_range(_: object, attribute: attrs.Attribute[float], value: float) -> None:
