@@ -760,6 +760,70 @@ def test_compare_with_a_known_title_score_equals_compare_from_scratch(
     assert compare(feats, paper, paper_title=title, title_score=sim) == compare(feats, paper)
 
 
+@settings(max_examples=60)
+@given(st.from_type(cl.Paper))
+def test_the_resolvers_reference_from_a_paper_equals_reference_from_paper(
+    paper: cl.Paper,
+) -> None:
+    # resolve(paper) and verify() build the reference without re-running its converters.
+    from citeledger.resolve.resolver import _reference_from_paper  # noqa: PLC0415
+
+    built = _reference_from_paper(paper)
+    assert built == cl.Reference.from_paper(paper)
+    assert {a.name: type(getattr(built, a.name)) for a in attrs.fields(cl.Reference)} == {
+        a.name: type(getattr(cl.Reference.from_paper(paper), a.name))
+        for a in attrs.fields(cl.Reference)
+    }
+
+
+def test_comparison_keeps_outcomes_raw_and_renders_them_as_evidence() -> None:
+    long_title = "A study of " + "very " * 40 + "long titles"
+    paper = cl.Paper(
+        title=long_title,
+        authors=["Anna García", "Li Nguyen"],
+        year=2020,
+        volume="12",
+        pages="100-110",
+        venue="Physical Review Letters",
+    )
+    ref = cl.Reference(
+        title=long_title,
+        authors="García A, Smith J",
+        year=2021,
+        volume="vol. 12",
+        first_page="101",
+        venue="Phys. Rev. Lett.",
+    )
+    feats = ReferenceFeatures.of(ref)
+    assert feats.volume_code == "12"  # the "vol." label is not part of the volume
+    assert feats.page_code == "101"
+    assert ReferenceFeatures.of(cl.Reference(title="x", first_page="pp. 7A")).page_code == "7a"
+    assert ReferenceFeatures.of(cl.Reference(title="x", volume="Suppl 2")).volume_code == "suppl2"
+    assert feats.tokens[:2] == ("study", "very")
+    comp = compare(feats, paper)
+    assert comp.agreement("title") is Agreement.AGREE
+    assert comp.agreement("authors") is Agreement.AGREE  # first author found, half the names
+    assert comp.agreement("year") is Agreement.PARTIAL
+    assert comp.agreement("volume") is Agreement.AGREE
+    assert comp.agreement("first_page") is Agreement.DISAGREE
+    assert comp.agreement("issue") is None
+    assert comp.hard == ()
+    assert comp.agreement("venue") is Agreement.AGREE  # a dotted abbreviation
+    # authors, volume and venue; the year is only within the tolerance
+    assert comp.corroborations == 3
+    by_field = {e.field: e for e in comp.evidence}
+    assert by_field["authors"].left == "garcia, smith"
+    assert by_field["authors"].right == "garcia, nguyen"
+    assert (by_field["year"].left, by_field["year"].right) == ("2021", "2020")
+    title = by_field["title"]
+    assert title.left is not None
+    assert len(title.left) == 120
+    assert title.left.endswith("…")
+    assert by_field["first_page"].right == "100"
+    # The rendered keyword arguments build the same values through the public constructor.
+    assert tuple(cl.Evidence(**kw) for kw in comp.fields) == comp.evidence
+
+
 def test_resolve_accepts_a_reference_string_and_rejects_other_types() -> None:
     paper = cl.Paper(
         title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",

@@ -303,12 +303,13 @@ class Catalog:
         """
         return sorted(self._blocking(title))
 
-    def _blocking(self, title: str) -> list[int]:
+    def _blocking(self, title: str, tokens: Iterable[str] | None = None) -> list[int]:
         # blocking_ids() without the sort: candidates are ordered by score and key later.
+        # ``tokens``: title_tokens(title), when the caller has them already.
         postings = self._postings
         max_df = self._max_df if self._max_df is not None else max(1000, len(self._papers) // 50)
         known: list[tuple[int, str]] = []
-        for tok in set(title_tokens(title)):
+        for tok in set(title_tokens(title) if tokens is None else tokens):
             arr = postings.get(tok)
             if arr is not None and len(arr) <= max_df:
                 known.append((len(arr), tok))
@@ -337,7 +338,13 @@ class Catalog:
         return [pid for pid, n in counts.items() if n >= need]
 
     def scored_candidates(
-        self, title: str, *, limit: int, score_cutoff: float = 50.0, ordered: bool = True
+        self,
+        title: str,
+        *,
+        limit: int,
+        score_cutoff: float = 50.0,
+        ordered: bool = True,
+        tokens: Iterable[str] | None = None,
     ) -> list[ScoredCandidate]:
         """Blocking plus RapidFuzz title scoring: ``(similarity, id)`` best first.
 
@@ -346,8 +353,10 @@ class Catalog:
         boundary are all kept and ordered by the papers' keys, so the result does not depend on
         insertion order. ``ordered=False`` skips that ordering of equal scores (the *set* returned
         is the same) for callers that order candidates themselves, as the resolver does.
+        ``tokens`` are the title's :func:`~citeledger.resolve.normalize.title_tokens`, if the
+        caller has computed them already.
         """
-        ids = self._blocking(title)
+        ids = self._blocking(title, tokens)
         if not ids:
             return []
         titles = self._titles

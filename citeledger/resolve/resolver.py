@@ -321,7 +321,9 @@ class Resolver:
         pool: list[tuple[float, Paper, str]] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
-                hits = provider.scored_candidates(feats.title, limit=limit, ordered=False)
+                hits = provider.scored_candidates(
+                    feats.title, limit=limit, ordered=False, tokens=feats.tokens
+                )
                 # The title similarity is at least this word-order-free one, and plain ``ratio``
                 # does not beat it by tens of points, so candidates this far behind the best do
                 # not come within the title window below; skipping them saves normalising their
@@ -335,6 +337,9 @@ class Resolver:
                     # catalog computed it on the same normalised titles); add the ratio half.
                     sim = float(fuzz.ratio(feats.title, title)) if title else 0.0
                     pool.append((max(sim, score), provider[pid], title))
+            elif isinstance(provider, _OnePaper):
+                # verify(): the same proposal and score as below, from the features at hand.
+                pool.extend(provider.scored(feats))
             else:
                 for paper in provider.candidates(ref, limit=limit):
                     title = normalize_title(paper.title)
@@ -372,11 +377,12 @@ class Resolver:
     def _exact_problems(self, comp: Comparison) -> list[str]:
         cfg = self.config
         problems: list[str] = []
-        title_ev = next((f for f in comp.fields if f["field"] == "title"), None)
+        # The title agreement is MISSING exactly when the candidate has no title.
+        title_agreement = comp.agreement("title")
         if (
             comp.title is not None
-            and title_ev is not None
-            and title_ev.get("right")
+            and title_agreement is not None
+            and title_agreement is not Agreement.MISSING
             and comp.title < cfg.min_exact_title_similarity
         ):
             problems.append("title")
@@ -511,7 +517,7 @@ class Resolver:
         if isinstance(ref, str):
             ref = Reference.from_string(ref)
         elif isinstance(ref, Paper):
-            ref = Reference.from_paper(ref)
+            ref = _reference_from_paper(ref)
         elif not isinstance(ref, Reference):
             raise ModelError(
                 f"cannot resolve a {type(ref).__name__}: pass a Reference, a Paper or a "
@@ -776,6 +782,33 @@ def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
     return False
 
 
+# Reference fields that Reference.from_paper fills from a paper; the others keep their defaults.
+_REFERENCE_DEFAULTS: Final = {a.name: getattr(Reference(), a.name) for a in attrs.fields(Reference)}
+
+
+def _reference_from_paper(paper: Paper) -> Reference:
+    """``Reference.from_paper(paper)`` without running converters on already-converted values.
+
+    A paper's title, authors, venue, volume, issue and identifiers went through the same
+    converters as a reference's, its year is an int and its first page is a whitespace-normalised
+    string, so the converters would return them unchanged (a test checks equality with
+    ``Reference.from_paper``). ``verify`` and ``resolve(paper)`` build one per call.
+    """
+    values: dict[str, Any] = dict(_REFERENCE_DEFAULTS)
+    values.update(
+        title=paper.title,
+        authors=paper.authors,
+        year=paper.year,
+        venue=paper.venue,
+        volume=paper.volume,
+        issue=paper.issue,
+        first_page=paper.first_page,
+        identifiers=paper.identifiers,
+    )
+    result: Reference = _rebuild(Reference, values)
+    return result
+
+
 def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressCallback | None:
     if progress is None or progress is False:
         return None
@@ -1014,12 +1047,18 @@ class _OnePaper:
     def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:  # noqa: ARG002
         # ``limit`` is part of the provider protocol; one paper is within any limit (the catalog
         # keeps everything for a limit of 0 too).
-        title = normalize_title(ref.title)
+        return [paper for _, paper, _ in self.scored(ReferenceFeatures.of(ref))]
+
+    def scored(self, feats: ReferenceFeatures) -> list[tuple[float, Paper, str]]:
+        """``(title similarity, paper, its normalised title)`` if the paper is a candidate."""
+        title = feats.title
         theirs = normalize_title(self.paper.title)
         if not title or not theirs:
             return []
-        if not set(title_tokens(title)) & set(title_tokens(theirs)):
+        if set(feats.tokens).isdisjoint(title_tokens(theirs)):
             return []
-        if fuzz.token_sort_ratio(title, theirs, processor=None) < _BLOCK_CUTOFF:
+        sort_score = fuzz.token_sort_ratio(title, theirs, processor=None)
+        if sort_score < _BLOCK_CUTOFF:
             return []
-        return [self.paper]
+        # title_similarity(title, theirs), reusing the token_sort_ratio half.
+        return [(float(max(sort_score, fuzz.ratio(title, theirs))), self.paper, theirs)]

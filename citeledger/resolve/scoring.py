@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from attrs import frozen
+from attrs import Factory, field, frozen
 from rapidfuzz import fuzz
 
 from citeledger.model import Agreement, Author, Evidence, Paper, Reference
@@ -26,6 +26,7 @@ from citeledger.resolve.normalize import (
     is_generic_title,
     normalize_text,
     normalize_title,
+    title_tokens,
 )
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AUTHOR_WEIGHTS",
     "Comparison",
+    "FieldOutcome",
     "NameKey",
     "ReferenceFeatures",
     "compare",
@@ -303,17 +305,22 @@ def compare_year(left: int | None, right: int | None, *, tolerance: int = 1) -> 
 
 
 _NON_ALNUM: Final = re.compile(r"[^0-9a-z]+")
+# A label before a number: "Vol. 12", "vol 12", "pp. 101", "p101", "No. 3" name 12, 101 and 3.
+_CODE_LABEL: Final = re.compile(r"^(?:volume|vol|v|pages|page|pp|p|number|no|nr)\.?\s*(?=\d)")
 
 
 def _norm_code(value: str | None) -> str:
-    return _NON_ALNUM.sub("", value.casefold()) if value else ""
+    if not value:
+        return ""
+    return _NON_ALNUM.sub("", _CODE_LABEL.sub("", value.strip().casefold()))
 
 
-def _compare_code(left: str | None, right: str | None) -> Agreement:
-    a, b = _norm_code(left), _norm_code(right)
-    if not a or not b:
+def _code_agreement(left_code: str, right: str | None) -> Agreement:
+    # ``left_code`` is already normalised (ReferenceFeatures); the candidate's value is not.
+    b = _norm_code(right)
+    if not left_code or not b:
         return Agreement.MISSING
-    return Agreement.AGREE if a == b else Agreement.DISAGREE
+    return Agreement.AGREE if left_code == b else Agreement.DISAGREE
 
 
 def _acronym_or_abbreviation(short: list[str], long: list[str]) -> bool:
@@ -365,6 +372,18 @@ class ReferenceFeatures:
     volume: str | None
     first_page: str | None
     venue: str | None
+    # The volume and first page as compared (alphanumerics, case-folded), once per reference.
+    volume_code: str = field(
+        init=False, default=Factory(lambda self: _norm_code(self.volume), takes_self=True)
+    )
+    page_code: str = field(
+        init=False, default=Factory(lambda self: _norm_code(self.first_page), takes_self=True)
+    )
+
+    # The title's content tokens (title_tokens), for blocking.
+    tokens: tuple[str, ...] = field(
+        init=False, default=Factory(lambda self: tuple(title_tokens(self.title)), takes_self=True)
+    )
 
     @classmethod
     def of(cls, ref: Reference) -> ReferenceFeatures:
@@ -381,6 +400,12 @@ class ReferenceFeatures:
         )
 
 
+#: One field's outcome inside a :class:`Comparison`: (field, agreement, score, left, right).
+#: ``left`` and ``right`` are the compared values as :func:`compare` had them (author lists as
+#: their :class:`NameKey` tuples, years as ints); :attr:`Comparison.fields` renders them.
+FieldOutcome = tuple[str, Agreement, float | None, Any, Any]
+
+
 @frozen(kw_only=True)
 class Comparison:
     """The outcome of comparing a reference with one candidate.
@@ -394,8 +419,9 @@ class Comparison:
         corroborations: How many fields other than the title agree.
         hard: Names of fields that clearly disagree (author lists share no name, year beyond the
             tolerance, volume and first page both different).
-        fields: Per-field outcomes, as keyword arguments of :class:`~citeledger.model.Evidence`
-            (built into ``evidence`` only for the candidates a decision reports).
+        outcomes: Per-field outcomes (:data:`FieldOutcome`), kept raw: most candidates are
+            compared, ranked and dropped, so their evidence is rendered only when a decision
+            reports it (:attr:`fields`, :attr:`evidence`).
     """
 
     title: float | None
@@ -403,19 +429,54 @@ class Comparison:
     rank: float
     corroborations: int
     hard: tuple[str, ...]
-    fields: tuple[dict[str, Any], ...]
+    outcomes: tuple[FieldOutcome, ...]
+
+    def agreement(self, name: str) -> Agreement | None:
+        """The agreement of field ``name`` ("title", "authors", ...), None if not compared."""
+        for outcome in self.outcomes:
+            if outcome[0] == name:
+                return outcome[1]
+        return None
+
+    @property
+    def fields(self) -> tuple[dict[str, Any], ...]:
+        """Per-field outcomes, as keyword arguments of :class:`~citeledger.model.Evidence`."""
+        return tuple(_render(o) for o in self.outcomes)
 
     @property
     def evidence(self) -> tuple[Evidence, ...]:
         """One :class:`~citeledger.model.Evidence` per compared field."""
-        return tuple(_trusted_evidence(kw) for kw in self.fields)
+        return tuple(_trusted_evidence(**_render(o)) for o in self.outcomes)
 
 
-_EVIDENCE_SLOTS: Final = ("field", "agreement", "score", "left", "right", "note")
+def _families(keys: tuple[NameKey, ...]) -> str | None:
+    return _short(", ".join(k.family for k in keys))
 
 
-def _trusted_evidence(kw: dict[str, Any]) -> Evidence:
-    """``Evidence(**kw)`` for fields that :func:`compare` built already typed.
+def _render(outcome: FieldOutcome) -> dict[str, Any]:
+    name, agreement, score, left, right = outcome
+    if name == "authors":
+        left, right = _families(left), _families(right)
+    elif name == "year":
+        left, right = str(left), None if right is None else str(right)
+    elif name in ("title", "venue"):
+        left, right = _short(left), _short(right)
+    out: dict[str, Any] = {"field": name, "agreement": agreement, "left": left, "right": right}
+    if score is not None:
+        out["score"] = score
+    return out
+
+
+def _trusted_evidence(
+    *,
+    field: str,
+    agreement: Agreement,
+    score: float | None = None,
+    left: str | None = None,
+    right: str | None = None,
+    note: str | None = None,
+) -> Evidence:
+    """``Evidence(...)`` for fields that :func:`compare` built already typed.
 
     ``compare`` produces an :class:`~citeledger.model.Agreement`, a float score within 0-100 (or
     None) and strings, which ``Evidence``'s converters would return unchanged; skipping them (the
@@ -424,8 +485,12 @@ def _trusted_evidence(kw: dict[str, Any]) -> Evidence:
     """
     obj = object.__new__(Evidence)
     setattr_ = object.__setattr__
-    for name in _EVIDENCE_SLOTS:
-        setattr_(obj, name, kw.get(name))
+    setattr_(obj, "field", field)
+    setattr_(obj, "agreement", agreement)
+    setattr_(obj, "score", score)
+    setattr_(obj, "left", left)
+    setattr_(obj, "right", right)
+    setattr_(obj, "note", note)
     return obj
 
 
@@ -433,6 +498,12 @@ def _short(text: str | None, size: int = 120) -> str | None:
     if text is None:
         return None
     return text if len(text) <= size else text[: size - 1] + "…"
+
+
+_AGREE: Final = Agreement.AGREE
+_PARTIAL: Final = Agreement.PARTIAL
+_DISAGREE: Final = Agreement.DISAGREE
+_MISSING: Final = Agreement.MISSING
 
 
 def compare(
@@ -455,117 +526,106 @@ def compare(
         year_tolerance: Years this far apart count as PARTIAL, not DISAGREE.
         lenient_title: Use :func:`lenient_title_similarity` (identifier route).
     """
-    evidence: list[dict[str, Any]] = []
+    # This runs for every candidate that survives the title window (two or three per fuzzy
+    # reference): outcomes are kept as plain tuples and rendered only when reported.
+    outcomes: list[FieldOutcome] = []
     hard: list[str] = []
     corroborations = 0
     rank = 0.0
 
     title: float | None = None
     prefix: float | None = None
-    if ref.title:
+    left_title = ref.title
+    if left_title:
         right = paper_title if paper_title is not None else normalize_title(paper.title)
         if title_score is not None and not lenient_title:
             title = title_score
         else:
             title = (lenient_title_similarity if lenient_title else title_similarity)(
-                ref.title, right
+                left_title, right
             )
-        if min(len(ref.title), len(right)) >= 25:
+        n_left, n_right = len(left_title), len(right)
+        if n_left >= 25 and n_right >= 25:
             if lenient_title:
                 prefix = title  # the same function of the same titles
             elif title_score is None:
-                prefix = lenient_title_similarity(ref.title, right)
+                prefix = lenient_title_similarity(left_title, right)
             else:
                 # lenient_title_similarity without recomputing the title similarity it starts
                 # from (``title_score`` is that similarity; the shorter title has 25+ chars).
-                short, long = (
-                    (ref.title, right) if len(ref.title) <= len(right) else (right, ref.title)
-                )
-                prefix = max(title, float(fuzz.ratio(short, long[: len(short)])))
+                if n_left <= n_right:
+                    head = float(fuzz.ratio(left_title, right[:n_left]))
+                else:
+                    head = float(fuzz.ratio(right, left_title[:n_right]))
+                prefix = max(title, head)
         # A dropped subtitle ranks a little below a full match, well above an unrelated title.
         rank += title if prefix is None else max(title, prefix - 10.0)
         agreement = (
-            Agreement.MISSING
+            _MISSING
             if not right
-            else Agreement.AGREE
+            else _AGREE
             if title >= 90.0
-            else Agreement.PARTIAL
+            else _PARTIAL
             if title >= 70.0
-            else Agreement.DISAGREE
+            else _DISAGREE
         )
-        evidence.append(
-            {
-                "field": "title",
-                "agreement": agreement,
-                "score": title,
-                "left": _short(ref.title),
-                "right": _short(right),
-            }
-        )
+        outcomes.append(("title", agreement, title, left_title, right))
 
     if ref.authors:
         right_keys = name_keys(paper.authors)
         agreement, score = compare_authors(ref.authors, right_keys)
         rank += AUTHOR_WEIGHTS[agreement]
-        if agreement in (Agreement.AGREE, Agreement.PARTIAL):
+        if agreement is _AGREE or agreement is _PARTIAL:
             corroborations += 1
-        elif agreement is Agreement.DISAGREE:
+        elif agreement is _DISAGREE:
             hard.append("authors")
-        evidence.append(
-            {
-                "field": "authors",
-                "agreement": agreement,
-                "score": score,
-                "left": _short(", ".join(k.family for k in ref.authors)),
-                "right": _short(", ".join(k.family for k in right_keys)),
-            }
-        )
+        outcomes.append(("authors", agreement, score, ref.authors, right_keys))
 
     if ref.year is not None:
         agreement = compare_year(ref.year, paper.year, tolerance=year_tolerance)
         rank += _YEAR_WEIGHTS[agreement]
-        if agreement is Agreement.AGREE:
+        if agreement is _AGREE:
             corroborations += 1
-        elif agreement is Agreement.DISAGREE:
+        elif agreement is _DISAGREE:
             hard.append("year")
-        evidence.append(
-            {
-                "field": "year",
-                "agreement": agreement,
-                "left": str(ref.year),
-                "right": None if paper.year is None else str(paper.year),
-            }
-        )
+        outcomes.append(("year", agreement, None, ref.year, paper.year))
 
     code_disagree = 0
-    for name, left in (("volume", ref.volume), ("first_page", ref.first_page)):
-        if left is None:
-            continue
-        # Paper.first_page is computed from the page range; only read it when needed.
-        right_value = paper.volume if name == "volume" else paper.first_page
-        agreement = _compare_code(left, right_value)
+    if ref.volume is not None:
+        right_value = paper.volume
+        agreement = _code_agreement(ref.volume_code, right_value)
         rank += _EXACT_FIELD_WEIGHTS[agreement]
-        if agreement is Agreement.AGREE:
+        if agreement is _AGREE:
             corroborations += 1
-        elif agreement is Agreement.DISAGREE:
+        elif agreement is _DISAGREE:
             code_disagree += 1
-        evidence.append({"field": name, "agreement": agreement, "left": left, "right": right_value})
+        outcomes.append(("volume", agreement, None, ref.volume, right_value))
+    if ref.first_page is not None:
+        # Paper.first_page is computed from the page range; only read it when needed.
+        right_value = paper.first_page
+        agreement = _code_agreement(ref.page_code, right_value)
+        rank += _EXACT_FIELD_WEIGHTS[agreement]
+        if agreement is _AGREE:
+            corroborations += 1
+        elif agreement is _DISAGREE:
+            code_disagree += 1
+        outcomes.append(("first_page", agreement, None, ref.first_page, right_value))
     if code_disagree == 2:
         hard.append("volume+first_page")
 
     if ref.venue:
         agreement, score = compare_venue(ref.venue, paper.venue)
         rank += _VENUE_WEIGHTS[agreement]
-        if agreement is Agreement.AGREE:
+        if agreement is _AGREE:
             corroborations += 1
-        evidence.append(
-            {
-                "field": "venue",
-                "agreement": agreement,
-                "score": score if agreement is not Agreement.MISSING else None,
-                "left": _short(ref.venue),
-                "right": _short(paper.venue),
-            }
+        outcomes.append(
+            (
+                "venue",
+                agreement,
+                score if agreement is not _MISSING else None,
+                ref.venue,
+                paper.venue,
+            )
         )
 
     return Comparison(
@@ -574,5 +634,5 @@ def compare(
         rank=rank,
         corroborations=corroborations,
         hard=tuple(hard),
-        fields=tuple(evidence),
+        outcomes=tuple(outcomes),
     )
