@@ -824,6 +824,52 @@ def test_comparison_keeps_outcomes_raw_and_renders_them_as_evidence() -> None:
     assert tuple(cl.Evidence(**kw) for kw in comp.fields) == comp.evidence
 
 
+def test_a_work_recorded_twice_with_a_typo_is_not_a_look_alike() -> None:
+    # Google Scholar-style duplicates (real DBLP-Scholar records): one work, two records, one
+    # title with a typo. Neither is a look-alike of the other, so the margin rule does not apply.
+    ref = cl.Reference(
+        title="A research status report on adaptation for mobile data access",
+        authors="B Noble, M Satyanarayanan",
+        year=1995,
+        venue="SIGMOD Record",
+    )
+    a = cl.Paper(
+        title="A research status report on adaptation for mobile data access",
+        authors=["M Satyanarayanan", "BD Noble"],
+        venue="SIGMOD Record",
+    )
+    b = cl.Paper(
+        title="A research status report on adaptation for mobile data acess",
+        authors=["M Satyanarayanan", "B Noble"],
+        venue="SIGMOD Record",
+    )
+    res = cl.Resolver([a, b]).resolve(ref)
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    assert res.target is a
+    # A substituted word is another work even when the titles are this close; so is a
+    # typo-level twin by other authors or of another year.
+    from citeledger.resolve.resolver import _duplicate_record, _Scored  # noqa: PLC0415
+
+    def twins(x: cl.Paper, y: cl.Paper) -> bool:
+        comp = compare(ReferenceFeatures.of(ref), x)
+        return _duplicate_record(_Scored(x, comp), _Scored(y, comp))
+
+    assert twins(a, b)
+    assert twins(b, a)
+    c = cl.Paper(
+        title="Querying heterogeneous information sources using source definitions",
+        authors=["A Levy", "A Rajaraman", "J Ordille"],
+    )
+    d = attrs.evolve(c, title=c.title.replace("definitions", "descriptions"))  # type: ignore[union-attr]
+    assert not twins(c, d)
+    assert not twins(a, attrs.evolve(b, authors=["J Smith"]))
+    assert not twins(attrs.evolve(a, year=1995), attrs.evolve(b, year=1997))
+    assert not twins(  # short titles: a one-letter difference is another title
+        cl.Paper(title="Data grids", authors=["A Jagatheesan"]),
+        cl.Paper(title="Data grid", authors=["A Jagatheesan"]),
+    )
+
+
 def test_resolve_accepts_a_reference_string_and_rejects_other_types() -> None:
     paper = cl.Paper(
         title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",

@@ -152,6 +152,11 @@ _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
 # The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
 _BLOCK_CUTOFF: Final = 50.0
+# Two catalog records whose titles are at least this similar (and long, with no substituted word)
+# may be one work recorded twice (see ``_duplicate_record``). A constant of the catalog's
+# description, not a threshold of the decision.
+_DUPLICATE_TITLE: Final = 95.0
+_DUPLICATE_MIN_LENGTH: Final = 25
 # A title shared with this many other works names a series (see ``_fuzzy_decision``).
 _SERIES_OTHERS: Final = 2
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
@@ -180,12 +185,24 @@ def _same_work(a: Paper, b: Paper) -> bool:
 def _duplicate_record(a: _Scored, b: _Scored) -> bool:
     """Two catalog records that describe one work, one perhaps with fewer fields.
 
-    Same normalised title, no conflicting year, no conflicting identifier, and author lists that
-    agree (or one is empty). Catalogs built from scraped sources (Google Scholar) hold such
-    duplicates; they are not the look-alikes the margin rule protects against.
+    The same normalised title, or titles that differ only by a typo (similarity at least
+    ``_DUPLICATE_TITLE``, both at least 25 characters, and no substituted word or number between
+    them: :func:`~citeledger.resolve.scoring.title_word_conflict`); no conflicting year, no
+    conflicting identifier, and author lists that agree (or one is empty). Catalogs built from
+    scraped sources (Google Scholar) hold such duplicates ("… for mobile data access" and "… for
+    mobile data acess", same authors); they are not the look-alikes the margin rule protects
+    against.
     """
     pa, pb = a.paper, b.paper
-    if normalize_title(pa.title) != normalize_title(pb.title) or not pa.title:
+    ta = a.title or normalize_title(pa.title)
+    tb = b.title or normalize_title(pb.title)
+    if not ta or not tb:
+        return False
+    if ta != tb and (
+        min(len(ta), len(tb)) < _DUPLICATE_MIN_LENGTH
+        or title_similarity(ta, tb) < _DUPLICATE_TITLE
+        or title_word_conflict(ta, tb) is not None
+    ):
         return False
     if pa.year is not None and pb.year is not None and pa.year != pb.year:
         return False
