@@ -32,6 +32,7 @@ from citeledger.errors import (
     TransportError,
     UnsafeXMLError,
     UnsupportedCapability,
+    WorkerLost,
 )
 from citeledger.frames import (
     citing_papers_frame,
@@ -228,6 +229,7 @@ __all__ = [
     "UnsupportedCapability",
     "WorkNotices",
     "WorkType",
+    "WorkerLost",
     "YearCount",
     "__version__",
     "build_record",

@@ -68,8 +68,8 @@ def progress_callback(
         >>> seen = []
         >>> advance, close = progress_callback(lambda d, t: seen.append((d, t)), total=3, desc="x")
         >>> advance(1)
-        ... advance(2)
-        ... close()
+        >>> advance(2)
+        >>> close()
         >>> seen
         [(1, 3), (3, 3)]
     """

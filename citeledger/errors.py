@@ -16,6 +16,7 @@ derive from the nearest builtin so callers who know nothing of citeledger still 
     ├── UnsupportedCapability (NotImplementedError)
     │                                         a source was asked for what it cannot do
     ├── SourceNotFound (LookupError)          no source registered under that name
+    ├── WorkerLost (RuntimeError)             a worker process of resolve_many died
     └── SourceError (OSError)                 talking to a source failed (after retries)
         ├── TransportError                    connection refused / reset, DNS, timeout
         │   └── SourceTimeout                 connect or read timeout
@@ -59,6 +60,7 @@ __all__ = [
     "TransportError",
     "UnsafeXMLError",
     "UnsupportedCapability",
+    "WorkerLost",
 ]
 
 
@@ -146,6 +148,26 @@ class UnsupportedCapability(CiteledgerError, NotImplementedError):
 
 class SourceNotFound(CiteledgerError, LookupError):
     """No source is registered under the requested name."""
+
+
+class WorkerLost(CiteledgerError, RuntimeError):
+    """A worker process of :meth:`~citeledger.Resolver.resolve_many` died before it reported.
+
+    Killed, out of memory, or crashed in native code: its references have no results, so the
+    batch fails as a whole instead of waiting for them forever. ``exitcode`` is the process's
+    exit code (negative: the signal that ended it).
+    """
+
+    def __init__(self, message: str, *, exitcode: int | None = None) -> None:
+        super().__init__(message)
+        self.exitcode = exitcode
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_worker_lost, (str(self), self.exitcode))
+
+
+def _rebuild_worker_lost(message: str, exitcode: int | None) -> WorkerLost:
+    return WorkerLost(message, exitcode=exitcode)
 
 
 class SourceError(CiteledgerError, OSError):

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import gc
+import multiprocessing
+import os
 import pickle
+import time
 import unicodedata
+from typing import Any
 
 import attrs
 import pytest
@@ -422,6 +426,103 @@ def test_resolve_many_progress_and_workers() -> None:
     assert resolver.resolve_many(refs, workers=2) == one
     assert resolver.resolve_many(refs, progress=True) == one
     assert resolver.resolve_many([]) == []
+
+
+_FORK = "fork" in multiprocessing.get_all_start_methods()
+
+
+@pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
+@pytest.mark.parametrize("workers", [2, 3])
+def test_resolve_many_shares_the_work_between_this_process_and_its_children(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parent = os.getpid()
+    original = cl.Resolver.resolve
+
+    def tagged(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        res = original(self, ref)
+        return attrs.evolve(
+            res, reason=f"{res.reason} @{'parent' if os.getpid() == parent else 'child'}"
+        )
+
+    monkeypatch.setattr(cl.Resolver, "resolve", tagged)
+    resolver = cl.Resolver(CATALOG)
+    refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 60)]
+    seen: list[int] = []
+    out = resolver.resolve_many(refs, workers=workers, progress=lambda d, _t: seen.append(d))
+    where = {r.reason.rsplit("@", 1)[1] for r in out}
+    assert where == {"parent", "child"}
+    assert [attrs.evolve(r, reason=r.reason.rsplit(" @", 1)[0]) for r in out] == [
+        original(resolver, r) for r in refs
+    ]
+    assert seen == sorted(seen)
+    assert seen[-1] == len(refs)
+
+
+def test_resolve_many_with_spawned_children_equals_one_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where fork is unavailable (Windows, macOS default) the children get the resolver pickled.
+    from citeledger.resolve import resolver as module  # noqa: PLC0415
+
+    monkeypatch.setattr(module.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    resolver = cl.Resolver(CATALOG)
+    refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 60)]
+    expected = [resolver.resolve(r) for r in refs]
+    original = cl.Resolver.resolve
+
+    def slow(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        # Only in this process (a spawned child imports citeledger afresh): the parent is slow,
+        # so the child, once started, resolves most batches.
+        time.sleep(0.02)
+        res = original(self, ref)
+        return attrs.evolve(res, reason=res.reason + " @parent")
+
+    monkeypatch.setattr(cl.Resolver, "resolve", slow)
+    out = resolver.resolve_many(refs, workers=2)
+    by_child = [r for r in out if not r.reason.endswith(" @parent")]
+    assert by_child
+    assert [attrs.evolve(r, reason=r.reason.removesuffix(" @parent")) for r in out] == expected
+
+
+@pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
+def test_resolve_many_raises_a_childs_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    parent = os.getpid()
+    original = cl.Resolver.resolve
+
+    def failing(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        if os.getpid() != parent:
+            raise cl.ParseError("broken in the child")
+        return original(self, ref)
+
+    monkeypatch.setattr(cl.Resolver, "resolve", failing)
+    refs = [_ref(p, ids=False) for p in CATALOG * 60]
+    with pytest.raises(cl.ParseError, match="broken in the child"):
+        cl.Resolver(CATALOG).resolve_many(refs, workers=2)
+
+
+@pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
+def test_resolve_many_reports_a_dead_child_instead_of_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parent = os.getpid()
+    original = cl.Resolver.resolve
+
+    def dying(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        if os.getpid() != parent:
+            os._exit(3)  # killed or crashed: no exception, no message
+        time.sleep(0.001)  # the parent is slower, so the child claims a batch
+        return original(self, ref)
+
+    monkeypatch.setattr(cl.Resolver, "resolve", dying)
+    refs = [_ref(p, ids=False) for p in CATALOG * 60]
+    started = time.monotonic()
+    with pytest.raises(cl.WorkerLost, match="died") as info:
+        cl.Resolver(CATALOG).resolve_many(refs, workers=2)
+    assert info.value.exitcode == 3
+    assert time.monotonic() - started < 30
+    assert pickle.loads(pickle.dumps(info.value)).exitcode == 3
+    assert gc.get_freeze_count() == 0  # the collector is unfrozen on the way out
 
 
 def test_resolve_many_one_worker_freezes_the_collector_only_during_the_batch() -> None:
