@@ -463,9 +463,7 @@ def test_resolve_many_with_spawned_children_equals_one_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Where fork is unavailable (Windows, macOS default) the children get the resolver pickled.
-    from citeledger.resolve import resolver as module  # noqa: PLC0415
-
-    monkeypatch.setattr(module.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     resolver = cl.Resolver(CATALOG)
     refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 60)]
     expected = [resolver.resolve(r) for r in refs]
