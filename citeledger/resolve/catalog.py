@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 from rapidfuzz import fuzz, process
 
 from citeledger.identifiers import Identifier, work_key
-from citeledger.resolve.normalize import normalize_title, title_tokens
+from citeledger.resolve.normalize import normalize_text, normalize_title, title_tokens
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -129,6 +129,11 @@ class CandidateProvider(Protocol):
         ...
 
 
+# normalize_text without its LRU cache: each catalog title is normalised once at build time and
+# again only when it is a candidate, rarely twice in a row, so caching them would only evict the
+# entries that do repeat (venues, reference titles) from the shared cache.
+_normalize_once: Final = normalize_text.__wrapped__
+
 #: (title similarity 0-100, paper id) pairs returned by :meth:`Catalog.scored_candidates`.
 ScoredCandidate = tuple[float, int]
 
@@ -201,7 +206,7 @@ class Catalog:
         """Add one paper; return its id in this catalog."""
         pid = len(self._papers)
         self._papers.append(paper)
-        title = normalize_title(paper.title)
+        title = _normalize_once(paper.title) if paper.title else ""
         self._titles.append(" ".join(sorted(title.split())))
         for ident in paper.identifiers:
             key = work_key(ident)
@@ -236,7 +241,8 @@ class Catalog:
 
     def title_of(self, pid: int) -> str:
         """The normalised title of paper ``pid``."""
-        return normalize_title(self._papers[pid].title)
+        title = self._papers[pid].title
+        return _normalize_once(title) if title else ""
 
     def document_frequency(self, token: str) -> int:
         """How many papers carry ``token`` in their normalised title."""
