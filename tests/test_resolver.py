@@ -523,6 +523,36 @@ def test_resolve_many_reports_a_dead_child_instead_of_waiting(
     assert gc.get_freeze_count() == 0  # the collector is unfrozen on the way out
 
 
+@pytest.mark.skipif(not _FORK, reason="the children must inherit the patched functions (fork)")
+def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from citeledger.resolve import resolver as module  # noqa: PLC0415
+
+    parent = os.getpid()
+    original_claim = module._claim
+    original_resolve = cl.Resolver.resolve
+
+    def claim(counter: Any, n: int, check: Any = None) -> int | None:
+        if os.getpid() != parent:
+            counter.get_lock().acquire()
+            os._exit(5)  # dies holding the lock: nobody will ever release it
+        return original_claim(counter, n, check)
+
+    def slow(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        time.sleep(0.002)  # so the child reaches the counter while the parent works
+        return original_resolve(self, ref)
+
+    monkeypatch.setattr(module, "_claim", claim)
+    monkeypatch.setattr(cl.Resolver, "resolve", slow)
+    refs = [_ref(p, ids=False) for p in CATALOG * 60]
+    started = time.monotonic()
+    with pytest.raises(cl.WorkerLost) as info:
+        cl.Resolver(CATALOG).resolve_many(refs, workers=2)
+    assert info.value.exitcode == 5
+    assert time.monotonic() - started < 30
+
+
 def test_resolve_many_one_worker_freezes_the_collector_only_during_the_batch() -> None:
     resolver = cl.Resolver(CATALOG)
     refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 40)]

@@ -824,6 +824,15 @@ class Resolver:
             if report is not None:
                 report(count, total)
 
+        def check() -> None:
+            lost = [c for c in children if c.exitcode not in (None, 0)]
+            if lost:
+                raise WorkerLost(
+                    f"resolve_many: worker process {lost[0].name} died (exit code "
+                    f"{lost[0].exitcode}) before reporting its references",
+                    exitcode=lost[0].exitcode,
+                )
+
         # Freezing moves every object that exists now (the catalog: millions of objects) out of
         # the collector's reach, so a child's garbage collections do not walk - and, through
         # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone below,
@@ -834,7 +843,7 @@ class Resolver:
         try:
             for child in children:
                 child.start()
-            while (k := _claim(counter, len(ranges))) is not None:
+            while (k := _claim(counter, len(ranges), check)) is not None:
                 a, b = ranges[k]
                 done[k] = [bad.get(i) or self.resolve(items[i]) for i in range(a, b)]
                 count += b - a
@@ -846,13 +855,7 @@ class Resolver:
                 try:
                     receive(queue.get(timeout=_POLL))
                 except queue_module.Empty:
-                    lost = [c for c in children if c.exitcode not in (None, 0)]
-                    if lost:
-                        raise WorkerLost(
-                            f"resolve_many: worker process {lost[0].name} died (exit code "
-                            f"{lost[0].exitcode}) before reporting its references",
-                            exitcode=lost[0].exitcode,
-                        ) from None
+                    check()
         finally:
             for child in children:
                 if child.is_alive():
@@ -874,14 +877,25 @@ _CHILD_FAILED: Final = -2
 _POLL: Final = 0.5
 
 
-def _claim(counter: Any, n: int) -> int | None:
-    """The next unclaimed batch number, or None when all are claimed."""
-    with counter.get_lock():
+def _claim(counter: Any, n: int, check: Callable[[], None] | None = None) -> int | None:
+    """The next unclaimed batch number, or None when all are claimed.
+
+    ``check`` runs whenever the counter's lock is not free within ``_POLL`` seconds: a child
+    killed while holding it would otherwise block the parent forever (``check`` raises
+    :class:`WorkerLost` then).
+    """
+    lock = counter.get_lock()
+    while not lock.acquire(timeout=_POLL):
+        if check is not None:
+            check()
+    try:
         k = int(counter.value)
         if k >= n:
             return None
         counter.value = k + 1
         return k
+    finally:
+        lock.release()
 
 
 def _child_main(
