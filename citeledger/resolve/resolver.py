@@ -59,12 +59,14 @@ from citeledger.resolve.normalize import normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
+    VenueKind,
     _trusted_evidence,
     compare,
     compare_authors,
     name_keys,
     title_similarity,
     title_word_conflict,
+    venue_kind,
 )
 
 __all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify"]
@@ -496,6 +498,22 @@ class Resolver:
                     f"the title recurs ({_describe(series[0].paper)}, …): a series needs the "
                     "same year and an agreeing volume or first page"
                 )
+        # A conference paper and its journal version (a year or more later, often extended) are
+        # two publications of one work: a reference names one of them, and a verified match to
+        # the other would put the wrong publication in the ledger. Preprint servers are no kind
+        # here (preprint vs published, year +-1, is the same work); a shared DOI still verifies
+        # through the identifier route.
+        kinds = (venue_kind(feats.venue), venue_kind(best.paper.venue))
+        if (
+            set(kinds) == {VenueKind.JOURNAL, VenueKind.CONFERENCE}
+            and feats.year is not None
+            and best.paper.year is not None
+            and feats.year != best.paper.year
+        ):
+            failures.append(
+                f"another publication of the work: {feats.venue!r} ({kinds[0]}, {feats.year}) vs "
+                f"{best.paper.venue!r} ({kinds[1]}, {best.paper.year})"
+            )
         if failures:
             return (
                 False,

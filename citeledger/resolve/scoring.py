@@ -13,6 +13,7 @@ raising a threshold can only change decisions, never the scores they are made on
 
 from __future__ import annotations
 
+import enum
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -38,6 +39,7 @@ __all__ = [
     "FieldOutcome",
     "NameKey",
     "ReferenceFeatures",
+    "VenueKind",
     "compare",
     "compare_authors",
     "compare_venue",
@@ -46,6 +48,7 @@ __all__ = [
     "name_keys",
     "title_similarity",
     "title_word_conflict",
+    "venue_kind",
 ]
 
 #: Family names at least this similar (RapidFuzz ``ratio``) count as the same name: absorbs OCR
@@ -636,3 +639,159 @@ def compare(
         hard=tuple(hard),
         outcomes=tuple(outcomes),
     )
+
+
+class VenueKind(enum.StrEnum):
+    """What kind of publication a venue name says it is (:func:`venue_kind`)."""
+
+    JOURNAL = "journal"
+    CONFERENCE = "conference"
+    PREPRINT = "preprint"
+
+
+_PREPRINT_WORDS: Final = frozenset(
+    [
+        "arxiv",
+        "biorxiv",
+        "medrxiv",
+        "chemrxiv",
+        "psyarxiv",
+        "socarxiv",
+        "techrxiv",
+        "engrxiv",
+        "eartharxiv",
+        "ssrn",
+        "authorea",
+        "preprint",
+        "preprints",
+        "corr",
+        "zenodo",
+        "figshare",
+    ]
+)
+_PREPRINT_PHRASES: Final = (
+    "research square",
+    "working paper",
+    "technical report",
+    "tech report",
+    "tech rep",
+)
+_JOURNAL_WORDS: Final = frozenset(
+    [
+        "journal",
+        "journals",
+        "j",
+        "jour",
+        "transactions",
+        "trans",
+        "letters",
+        "lett",
+        "record",
+        "records",
+        "rec",
+        "review",
+        "reviews",
+        "magazine",
+        "bulletin",
+        "bull",
+        "quarterly",
+        "annals",
+        "acta",
+        "surveys",
+        "zeitschrift",
+        "endowment",
+        "endow",
+        "pvldb",
+    ]
+)
+_MEETING_WORDS: Final = frozenset(
+    [
+        "conference",
+        "conferences",
+        "conf",
+        "symposium",
+        "symposia",
+        "symp",
+        "workshop",
+        "workshops",
+        "congress",
+        "colloquium",
+        "meeting",
+    ]
+)
+# Conferences usually cited by acronym alone ("VLDB 2002", "SIGMOD"): widely known names only.
+_CONFERENCE_NAMES: Final = frozenset(
+    [
+        "vldb",
+        "sigmod",
+        "pods",
+        "icde",
+        "edbt",
+        "icdt",
+        "cikm",
+        "kdd",
+        "sigkdd",
+        "sigir",
+        "wsdm",
+        "icml",
+        "neurips",
+        "nips",
+        "iclr",
+        "aaai",
+        "ijcai",
+        "acl",
+        "emnlp",
+        "naacl",
+        "cvpr",
+        "iccv",
+        "eccv",
+        "sosp",
+        "osdi",
+        "nsdi",
+        "sigcomm",
+        "podc",
+        "stoc",
+        "focs",
+        "soda",
+        "icalp",
+        "popl",
+        "pldi",
+        "oopsla",
+        "icse",
+    ]
+)
+
+
+@lru_cache(maxsize=4096)
+def venue_kind(venue: str | None) -> VenueKind | None:
+    """A journal, conference proceedings or preprint server, when the name says so; else None.
+
+    Preprint servers and report series first (``arXiv``, ``SSRN``, "Research Square", "technical
+    report"); then journal words ("Journal", "J.", "Transactions", "Letters", "Record",
+    "Review", ...) and meeting words ("Conference", "Symposium", "Workshop", ...) or a well-known
+    conference acronym alone ("VLDB", "SIGMOD"; ACM's "Very Large Data Bases"). A name with both
+    journal and meeting words ("J. Phys.: Conference Series") and a bare "Proceedings" (*Proc
+    Natl Acad Sci*, *Mayo Clin Proc*) say nothing.
+
+    >>> venue_kind("The VLDB Journal"), venue_kind("VLDB"), venue_kind("arXiv preprint")
+    (<VenueKind.JOURNAL: 'journal'>, <VenueKind.CONFERENCE: 'conference'>, \
+<VenueKind.PREPRINT: 'preprint'>)
+    >>> venue_kind("Proc Natl Acad Sci USA") is None
+    True
+    """
+    if not venue:
+        return None
+    text = normalize_text(venue)
+    words = set(text.split())
+    padded = f" {text} "
+    if words & _PREPRINT_WORDS or any(f" {p} " in padded for p in _PREPRINT_PHRASES):
+        return VenueKind.PREPRINT
+    journal = bool(words & _JOURNAL_WORDS)
+    meeting = bool(words & _MEETING_WORDS)
+    if journal and meeting:
+        return None
+    if journal:
+        return VenueKind.JOURNAL
+    if meeting or words & _CONFERENCE_NAMES or " very large data bases " in padded:
+        return VenueKind.CONFERENCE
+    return None

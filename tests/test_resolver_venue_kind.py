@@ -1,0 +1,127 @@
+"""Conference paper vs journal version: venue kinds, and the rule that keeps them apart."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import citeledger as cl
+from citeledger.resolve.scoring import VenueKind, venue_kind
+from tests.conftest import MATCHING, requires_shared
+
+
+@pytest.mark.parametrize(
+    ("venue", "kind"),
+    [
+        ("The VLDB Journal", VenueKind.JOURNAL),
+        ("VLDB J.", VenueKind.JOURNAL),
+        ("ACM Transactions on Database Systems", VenueKind.JOURNAL),
+        ("Phys. Rev. Lett.", VenueKind.JOURNAL),
+        ("SIGMOD Record", VenueKind.JOURNAL),
+        ("Proc. VLDB Endow.", VenueKind.JOURNAL),  # PVLDB is a journal
+        ("VLDB", VenueKind.CONFERENCE),
+        ("SIGMOD Conference", VenueKind.CONFERENCE),
+        (
+            "Proceedings of the 28th International Conference on Very Large Data Bases",
+            VenueKind.CONFERENCE,
+        ),
+        ("Very Large Data Bases", VenueKind.CONFERENCE),
+        ("Symposium on Operating Systems Principles", VenueKind.CONFERENCE),
+        ("NeurIPS", VenueKind.CONFERENCE),
+        ("arXiv preprint arXiv:2104.07857", VenueKind.PREPRINT),
+        ("CoRR", VenueKind.PREPRINT),
+        ("SSRN Electronic Journal", VenueKind.PREPRINT),
+        ("Research Square", VenueKind.PREPRINT),
+        ("Proc Natl Acad Sci USA", None),  # a bare "Proceedings" says nothing
+        ("Mayo Clin Proc", None),
+        ("J. Phys.: Conference Series", None),  # both kinds of words
+        ("Nature", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_venue_kind(venue: str | None, kind: VenueKind | None) -> None:
+    assert venue_kind(venue) is kind
+
+
+_CONF = cl.Paper(
+    title="Fast and accurate text classification via multiple linear discriminant projections",
+    authors=["Soumen Chakrabarti", "Shourya Roy", "Mahesh V. Soundalgekar"],
+    venue="VLDB",
+    year=2002,
+)
+
+
+def _journal(**changes: object) -> cl.Paper:
+    values: dict[str, object] = {
+        "title": _CONF.title,
+        "authors": _CONF.authors,
+        "venue": "The VLDB Journal",
+        "year": 2003,
+    }
+    values.update(changes)
+    return cl.Paper(**values)  # type: ignore[arg-type]
+
+
+def test_a_conference_paper_does_not_verify_to_its_journal_version_of_another_year() -> None:
+    res = cl.Resolver([_journal()]).resolve(_CONF)
+    assert res.state is cl.ResolutionState.UNRESOLVED
+    assert "another publication of the work" in res.reason
+    assert "'VLDB' (conference, 2002)" in res.reason
+    assert "'The VLDB Journal' (journal, 2003)" in res.reason
+    # With both versions in the catalog the margin rule decides, as before: the conference
+    # version leads by its exact year only (3 points, 5 needed), so neither is claimed.
+    both = cl.Resolver([_journal(), _CONF]).resolve(_CONF)
+    assert both.state is cl.ResolutionState.UNRESOLVED
+    assert both.reason.startswith("ambiguous")
+    assert {p.venue for p in both.alternatives} == {"VLDB", "The VLDB Journal"}
+
+
+def test_the_venue_rule_needs_two_known_kinds_and_two_known_years() -> None:
+    verified = cl.ResolutionState.VERIFIED_FUZZY
+    # same year: SIGMOD Record printed SIGMOD papers; one publication, as far as we can tell
+    assert cl.Resolver([_journal(year=2002)]).resolve(_CONF).state is verified
+    # the reference names no venue, or a venue of no known kind
+    plain = cl.Reference(title=_CONF.title, authors="Chakrabarti S, Roy S", year=2002)
+    assert cl.Resolver([_journal()]).resolve(plain).state is verified
+    assert cl.Resolver([_journal(venue="Nature")]).resolve(_CONF).state is verified
+    # undated journal record
+    assert cl.Resolver([_journal(year=None)]).resolve(_CONF).state is verified
+
+
+def test_a_preprint_still_verifies_to_its_published_version() -> None:
+    preprint = cl.Reference(
+        title=_CONF.title,
+        authors="Chakrabarti S, Roy S, Soundalgekar MV",
+        venue="arXiv preprint",
+        year=2002,
+    )
+    res = cl.Resolver([_journal()]).resolve(preprint)
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+
+
+def test_a_shared_doi_still_verifies_across_venue_kinds() -> None:
+    journal = _journal(identifiers=["10.1007/s00778-003-0098-9"])
+    ref = cl.Reference.from_paper(_CONF)
+    ref = cl.model.replace(ref, identifiers=journal.identifiers)
+    res = cl.Resolver([journal]).resolve(ref)
+    assert res.state is cl.ResolutionState.VERIFIED_EXACT
+
+
+@requires_shared
+def test_dblp_acm_conference_and_journal_versions_labeled_different() -> None:
+    path = MATCHING / "normalized" / "magellan_dblp_acm.jsonl"
+    with path.open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    row = next(r for r in rows if r["id"] == "magellan-DBLP-ACM:valid:1276")
+    assert row["expected"] == "0"
+
+    def paper(rec: dict[str, str]) -> cl.Paper:
+        return cl.Paper(
+            title=rec["title"], authors=rec["authors"], venue=rec["venue"], year=rec["year"]
+        )
+
+    res = cl.Resolver([paper(row["right"])]).resolve(paper(row["left"]))
+    assert res.state is cl.ResolutionState.UNRESOLVED
+    assert "another publication of the work" in res.reason
