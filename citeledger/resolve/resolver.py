@@ -115,6 +115,9 @@ class ResolverConfig:
         min_parse_confidence: Parsed strings below this confidence are ``PARSE_UNCERTAIN``
             unless an identifier resolves them.
         year_tolerance: Fuzzy route: years this far apart are compatible (preprint/published).
+        preprint_year_tolerance: Fuzzy route: when exactly one side is a preprint (an arXiv id,
+            a preprint server's DOI or venue), the published side may be this many years later
+            (publication often takes two or three years). Not for generic titles.
         exact_year_tolerance: Identifier route: years further apart than this clearly disagree.
         candidate_limit: How many title candidates each provider proposes.
 
@@ -146,6 +149,7 @@ class ResolverConfig:
     min_exact_title_similarity: float = field(default=70.0, validator=_score_range)
     min_parse_confidence: float = field(default=0.3, validator=_unit_range)
     year_tolerance: int = field(default=1, validator=_non_negative)
+    preprint_year_tolerance: int = field(default=3, validator=_non_negative)
     exact_year_tolerance: int = field(default=2, validator=_non_negative)
     candidate_limit: int = field(default=10, validator=_non_negative)
 
@@ -383,10 +387,18 @@ class Resolver:
         # Generic titles recur (columns, editorials, "treasurer's message"): a year off by one
         # is another instance, not a preprint, so their years must agree exactly.
         tol = 0 if feats.generic else self.config.year_tolerance
+        preprint_tol = 0 if feats.generic else self.config.preprint_year_tolerance
         scored = [
             _Scored(
                 paper,
-                compare(feats, paper, paper_title=title, title_score=sim, year_tolerance=tol),
+                compare(
+                    feats,
+                    paper,
+                    paper_title=title,
+                    title_score=sim,
+                    year_tolerance=tol,
+                    preprint_year_tolerance=preprint_tol,
+                ),
                 title,
             )
             for sim, paper, title in kept

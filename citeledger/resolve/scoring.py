@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from attrs import Factory, field, frozen
 from rapidfuzz import fuzz
 
+from citeledger.identifiers import Identifier, work_key
 from citeledger.model import Agreement, Author, Evidence, Paper, Reference
+from citeledger.resolve.catalog import PREPRINT_DOI_PREFIXES
 from citeledger.resolve.normalize import (
     STOPWORDS,
     is_generic_title,
@@ -44,6 +46,7 @@ __all__ = [
     "compare_authors",
     "compare_venue",
     "compare_year",
+    "is_preprint",
     "lenient_title_similarity",
     "name_keys",
     "title_similarity",
@@ -383,6 +386,8 @@ class ReferenceFeatures:
         init=False, default=Factory(lambda self: _norm_code(self.first_page), takes_self=True)
     )
 
+    # The reference names a preprint (an arXiv id, a preprint server's DOI, a preprint venue).
+    preprint: bool = False
     # The title's content tokens (title_tokens), for blocking.
     tokens: tuple[str, ...] = field(
         init=False, default=Factory(lambda self: tuple(title_tokens(self.title)), takes_self=True)
@@ -400,6 +405,7 @@ class ReferenceFeatures:
             volume=ref.volume,
             first_page=ref.first_page,
             venue=ref.venue,
+            preprint=is_preprint(ref.identifiers, ref.venue),
         )
 
 
@@ -509,6 +515,37 @@ _DISAGREE: Final = Agreement.DISAGREE
 _MISSING: Final = Agreement.MISSING
 
 
+_PREPRINT_KEYS: Final = ("arxiv:", *PREPRINT_DOI_PREFIXES)
+
+
+def is_preprint(identifiers: Sequence[Identifier], venue: str | None = None) -> bool:
+    """Whether a record names a preprint: an arXiv id, a preprint server's DOI or venue.
+
+    Preprint servers and repositories are those of
+    :data:`~citeledger.resolve.catalog.PREPRINT_DOI_PREFIXES` (arXiv, bioRxiv/medRxiv, SSRN,
+    Research Square, ...), and venues :func:`venue_kind` reads as a preprint.
+
+    >>> from citeledger.identifiers import parse_identifier
+    >>> is_preprint([parse_identifier("arXiv:1304.3343v2")]), is_preprint([], "Nature")
+    (True, False)
+    """
+    for ident in identifiers:
+        # work_key reads an arXiv DataCite DOI as its arXiv id ("arxiv:...").
+        if work_key(ident).startswith(_PREPRINT_KEYS):
+            return True
+    return venue_kind(venue) is VenueKind.PREPRINT
+
+
+def _preprint_then_published(
+    ref: ReferenceFeatures, paper: Paper, gap: int, tolerance: int
+) -> bool:
+    # Exactly one side is a preprint, and the other side's year is later, within the tolerance
+    # (``gap``: the paper's year minus the reference's).
+    if ref.preprint:
+        return 0 < gap <= tolerance and not is_preprint(paper.identifiers, paper.venue)
+    return 0 < -gap <= tolerance and is_preprint(paper.identifiers, paper.venue)
+
+
 def compare(
     ref: ReferenceFeatures,
     paper: Paper,
@@ -516,6 +553,7 @@ def compare(
     paper_title: str | None = None,
     title_score: float | None = None,
     year_tolerance: int = 1,
+    preprint_year_tolerance: int = 0,
     lenient_title: bool = False,
 ) -> Comparison:
     """Compare a reference's features with ``paper``, field by field.
@@ -527,6 +565,9 @@ def compare(
         title_score: The title similarity (:func:`title_similarity`), if already computed;
             the prefix similarity starts from it too.
         year_tolerance: Years this far apart count as PARTIAL, not DISAGREE.
+        preprint_year_tolerance: When exactly one side is a preprint (:func:`is_preprint`) and
+            the other side's year is later by at most this much, the years count as PARTIAL:
+            a preprint is published a year or more after it is posted.
         lenient_title: Use :func:`lenient_title_similarity` (identifier route).
     """
     # This runs for every candidate that survives the title window (two or three per fuzzy
@@ -586,6 +627,13 @@ def compare(
 
     if ref.year is not None:
         agreement = compare_year(ref.year, paper.year, tolerance=year_tolerance)
+        if (
+            agreement is _DISAGREE
+            and preprint_year_tolerance
+            and paper.year is not None
+            and _preprint_then_published(ref, paper, paper.year - ref.year, preprint_year_tolerance)
+        ):
+            agreement = _PARTIAL
         rank += _YEAR_WEIGHTS[agreement]
         if agreement is _AGREE:
             corroborations += 1
