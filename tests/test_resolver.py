@@ -553,6 +553,27 @@ def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
     assert time.monotonic() - started < 30
 
 
+def _resolve_in_daemon(queue: Any) -> None:
+    resolver = cl.Resolver(CATALOG)
+    refs = [_ref(p, ids=False) for p in CATALOG * 3]
+    try:
+        out = resolver.resolve_many(refs, workers=2)
+        queue.put(out == [resolver.resolve(r) for r in refs])
+    except BaseException as exc:  # reported to the test, whatever it is
+        queue.put(repr(exc))
+
+
+def test_resolve_many_inside_a_daemonic_process_runs_in_it() -> None:
+    # Pool and Dask workers are daemonic and may not start children of their own.
+    ctx: Any = multiprocessing.get_context("fork" if _FORK else "spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_resolve_in_daemon, args=(queue,), daemon=True)
+    proc.start()
+    result = queue.get(timeout=120)
+    proc.join(timeout=30)
+    assert result is True
+
+
 def test_resolve_many_one_worker_freezes_the_collector_only_during_the_batch() -> None:
     resolver = cl.Resolver(CATALOG)
     refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 40)]

@@ -748,7 +748,8 @@ class Resolver:
             workers: Processes to use: this one and ``workers - 1`` children, which claim
                 batches from a shared counter (large batches first, smaller towards the end).
                 The resolver and the references reach each child once (inherited by ``fork``
-                where available, else pickled once per child).
+                where available, else pickled once per child). Inside a daemonic process (a
+                pool or Dask worker), which may not have children, everything runs in it.
             progress: ``progress(done, total)`` called as batches finish; ``True`` shows a tqdm
                 bar when tqdm is installed, only on a terminal; ``None`` for none.
 
@@ -769,7 +770,9 @@ class Resolver:
             Reference() if i in bad else ref for i, ref in enumerate(given)
         ]
         report = _progress(progress, total)
-        if workers <= 1 or total < 2:
+        # A daemonic process (a multiprocessing pool worker, a Dask worker) may not start
+        # children: resolve in this process; the results are the same.
+        if workers <= 1 or total < 2 or multiprocessing.current_process().daemon:
             out: list[Resolution] = []
             step = max(1, min(1000, total // 100 or 1))
             # The results kept here survive into the collector's oldest generation, so a long
