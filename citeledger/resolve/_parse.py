@@ -15,12 +15,16 @@ in four passes, each linear in the length of the text:
    Japanese / Korean names (``张三, 李四, 等.``) and Cyrillic (GOST ``Иванов И. И.``); inside a
    list also group authors (``…, Berger K, German Stroke Registers Study Group:``), family names
    without initials and PDF line numbers. The list is accepted only when something that ends an
-   author list follows it (a year, a colon, a quote, a full stop before the title).
+   author list follows it (a year, a colon, a quote, a full stop before the title). Where the
+   grammars stop early (``Bergman JJGHM``, ``Milev P Ho B-C``, ``von, G. A.``), the text up to
+   the next year, ``et al.``, colon or full stop after initials is still read as names when
+   every item of it looks like one.
 3. **Tail**: the run of numeric tokens at the end (``2005;100:38-42``, ``521, 436–444 (2015)``,
    ``vol. 5, no. 3, pp. 1–9``, ``Т. 5, № 3. С. 10–20``) gives year, volume, issue and pages.
 4. **Title / venue**: what lies between is split at a quoted title, ``In:``, ``//``, a
    ``[J]``-style type marker, or the first sentence break after which only a venue-like text
-   follows.
+   follows. When stray text follows the numbers (a DOI cut in two, a running head), the title
+   and venue end before the first volume/pages block.
 
 Nothing here raises on a string: text with too little to work with (``Ibid.``, a lone URL,
 ``[12]``, garbage) gives a reference with ``parse_confidence`` below 0.3, no title, the
@@ -112,6 +116,9 @@ _KEEP_HYPHEN_RIGHT: Final = frozenset(
     controlled directed driven rich rate dose site fold life being by up in on off out to analysis
     series making seeking reported defined""".split()  # noqa: SIM905 - a word list reads best as text
 )
+# Bound prefixes that a line break splits from the rest of one word ("under-standing").
+_JOIN_HYPHEN_LEFT: Final = frozenset({"trans", "under", "inter", "circum", "over", "counter"})
+_STUMP_SUFFIX_RE: Final = re.compile(r"[aeiouy][^aeiouy](?:ated|ating|ized|izing|ised|ising)")
 _HYPHEN_BREAK_RE: Final = re.compile(r"([-\u2010])(?<=\w.)[ \t]*\r?\n\s*(?=\w)")
 _SPACE_COMMA_RE: Final = re.compile(r"\s+(?=[,;])")
 # Crossref deposits often carry "?" for an en dash that was lost in an encoding ("193?202").
@@ -436,6 +443,42 @@ _LAYOUT_NUM_RE: Final = re.compile(r"\d{1,3}\.\s")
 _COMMA_ENDS: Final = frozenset({"initials_family", "initials_family_nodot", "family_initials"})
 _NEEDS_STRONG_END: Final = frozenset({"given_family", "family_given"})
 
+# Names the grammars could not read (_more_names): looser pieces, used only on text that ends
+# like an author list.
+_R_FAM: Final = (
+    rf"(?:(?:{_PARTICLE}|{_CAP_PARTICLE})\s+){{0,3}}"
+    rf"(?:{_U}[^\s,;:()\[\]]*|{_L}{{1,4}}['’-]{_U}[^\s,;:()\[\]]*)"
+)
+_R_INI: Final = rf"(?:{_U}{{1,5}}(?:-{_U}{{1,2}})?|{_U}\.?(?:\s?-?{_U}\.?){{0,3}})"
+_R_SUFFIX: Final = r"(?:,?\s(?:Jr|Sr|2nd|3rd|II|III|IV)\.?)?"
+_RESCUE_NAME_RE: Final = re.compile(
+    rf"(?P<fam>{_R_FAM}(?:\s{_R_FAM})?)\s(?P<ini>{_R_INI}){_R_SUFFIX}"
+    rf"(?:\s(?P<fam3>{_R_FAM})\s(?P<ini3>{_U}{{1,5}}(?:-{_U}{{1,2}})?))?"
+    rf"|(?P<ini2>{_U}\.(?:\s?-?{_U}\.){{0,3}})\s?(?P<fam2>{_R_FAM})"
+)
+_RESCUE_INI_RE: Final = re.compile(rf"{_U}\.?(?:\s?-?{_U}\.?){{0,3}}|{_U}{{1,3}}")
+# A family name alone, or a particle the PDF split from its name ("von, G. A.").
+_RESCUE_FAMILY_RE: Final = re.compile(rf"{_R_FAM}(?:\s{_R_FAM})?(?:\s{_PARTICLE})?|{_PARTICLE}")
+_RESCUE_ETAL_RE: Final = re.compile(r"et\.?\s?als?\.?")
+_RESCUE_SEP_RE: Final = re.compile(r"\s*[,;]\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+")
+_RESCUE_SMALL_WORDS: Final = frozenset(
+    "the of for and on in de del der des du van von y la le da di dos das sive".split()  # noqa: SIM905 - a word list reads best as text
+)
+# Where an author list ends: a year, "et al." before a capital, a colon, or a full stop after
+# initials ("Chao EY. Quantification").
+_RESCUE_END_RE: Final = re.compile(
+    r"\s*\(\s*(?P<y1>1[5-9]\d\d|20\d\d)[a-z]?\s*\)\s*[.,:;]?\s+"
+    r"|[.,]\s+(?P<y2>1[5-9]\d\d|20\d\d)[a-z]?\s*[.,:;]\s+"
+    r"|(?P<etal>,?\s*\bet\.?\s?als?\b\.?\s*[,:.]?\s+)(?=[A-Z\"“‘(\d])"
+    r"|(?P<colon>\s?:\s+)"
+    r"|(?P<stop>(?:(?<=[A-Z])|(?<=Jr))\.\s+)(?=[A-Z])"
+)
+_RESCUE_STOP_AFTER_RE: Final = re.compile(
+    rf"(?:^|\s)(?!and\s)[^\s,;]*{_L}\s{_U}{{1,5}}(?:\sJr)?\.$|{_U}\.\s?{_U}{_L}+\.$"
+)
+# After a full stop, another name means the list goes on: "Potter, D.", "Thames HD,", "D.".
+_RESCUE_NEXT_NAME_RE: Final = re.compile(rf"{_U}\.|{_R_FAM},?\s(?:{_U}{{1,3}}[,.:;]|{_U}\.)")
+
 # --------------------------------------------------------------------------- tail
 
 _TAIL_LABELS: Final = frozenset(
@@ -559,6 +602,21 @@ _ATOM_RE: Final = re.compile(
     rf"\((?P<paren>[^()]{{0,24}})\)|(?P<num>{_PAGE}(?:{_RANGE_DASH}{_PAGE})?)|(?P<colon>:)"
 )
 _RANGE_SPLIT_RE: Final = re.compile(_RANGE_DASH)
+_YEAR_BEFORE_RE: Final = re.compile(r"(?<![\w./-])(1[5-9]\d\d|20\d\d)[a-z]?\s?[;,]\s?$")
+_OWN_YEAR_RE: Final = re.compile(r"\(\s*(?:1[5-9]\d\d|20\d\d)[a-z]?\s*\)[\s.,;]*")
+# A year as a second reference gives it ("(2009).", "2009.", "2009;"), not digits inside a token
+# ("gaitpost.2004.05.005", left by a DOI that a line break split).
+_SECOND_YEAR_RE: Final = re.compile(
+    r"(?<![\w./-])(?:1[5-9]\d\d|20\d\d)[a-z]?\)?(?=[.,;:]?(?:\s|$))"
+)
+# A volume/pages block inside the text ("463:963-967", "2007;25(1):35-56", "92, 2802-2810"),
+# when stray text follows the citation (see _inner_citation).
+# The pattern opens with a digit (then looks behind), so that a search skips to digits.
+_INNER_CITE_RE: Final = re.compile(
+    r"\d(?<![\w.(/-]\d)\d{0,3}[A-Z]?(?:\s?\([^()]{1,15}\))?"
+    r"(?:\s?:\s?[A-Za-z]{0,2}\d{1,6}(?:\s?[-–]\s?[A-Za-z]{0,2}\d{1,6})?"
+    r"|,\s?[A-Za-z]?\d{1,6}\s?[-–]\s?[A-Za-z]?\d{1,6})(?=[.,;]?(?:\s|$))"
+)
 
 # --------------------------------------------------------------------------- title / venue
 
@@ -621,7 +679,20 @@ def _line_break_hyphen(m: re.Match[str]) -> str:
     left, right = text[a:i].lower(), text[j:b].lower()
     if left in _KEEP_HYPHEN_LEFT or right in _KEEP_HYPHEN_RIGHT:
         return "-"
+    # A left part ending in "o", "i" or "u" ("neuro-", "commu-", "condi-"), or a bound prefix
+    # ("trans-", "under-"), is a piece of one word, not a word of a compound: join it even
+    # before a participle ("commu-nicating", "trans-porting").
+    if left.endswith(("o", "i", "u")) or left in _JOIN_HYPHEN_LEFT:
+        return ""
+    # "accel-erated", "discrim-inating": a Latinate ending on a one-syllable stump is the end
+    # of a longer word, never a word of its own.
+    if _STUMP_SUFFIX_RE.fullmatch(right) is not None:
+        return ""
+    # Two long parts are two words ("ischemia-reperfusion", "cognitive-behavioral"), and so is
+    # a word before a long participle ("paraffin-embedded", "pore-forming").
     if len(left) >= 4 and len(right) >= 6 and right.endswith(("ed", "ing")):
+        return "-"
+    if len(left) >= 7 and len(right) >= 9:
         return "-"
     return ""
 
@@ -846,6 +917,119 @@ def _end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
     return 0
 
 
+def _name_chunks(prefix: str) -> tuple[list[_Triple], int] | None:
+    """Read ``prefix`` as a list of names (see :func:`_more_names`): the names and their count.
+
+    Every comma-separated item must read as a name (``Bergman JJGHM``, ``van Berkel A-M``,
+    ``D. Potter``), a family name alone or initials alone (the halves of ``Imhof, A.``),
+    ``et al``, or, for one item in four, capitalised words (``the APPROACH Investigators``,
+    ``Port FCreation``); at least two items (one before a year) must be full names.
+    """
+    prefix = prefix.strip()
+    if prefix[:4] == "and " or prefix[:2] == "& ":
+        prefix = prefix.partition(" ")[2]
+    chunks = _RESCUE_SEP_RE.split(prefix)
+    names: list[_Triple] = []
+    full = odd = 0
+    pending: str | None = None
+    for chunk in chunks:
+        if not chunk:
+            return None
+        if _RESCUE_ETAL_RE.fullmatch(chunk):
+            pending = None
+            continue
+        if _RESCUE_INI_RE.fullmatch(chunk):
+            if pending is not None:
+                names[-1] = (pending, chunk, f"{pending}, {chunk}")
+                full += 1
+                pending = None
+            continue
+        m = _RESCUE_NAME_RE.fullmatch(chunk)
+        if m is not None:
+            if m.group("fam2") is not None:
+                names.append((m.group("fam2"), m.group("ini2"), chunk))
+            else:
+                ini = m.group("ini")
+                # "Schmidt-Ullrich RK." before the title: the stop ends the list.
+                run = len(ini) > 2 and ini[-1] == "." and ini[:-1].isalpha()
+                names.append((m.group("fam"), ini[:-1] if run else ini, chunk))
+                if m.group("fam3") is not None:
+                    # "Milev P Ho B-C": two names with the comma lost between them.
+                    names.append((m.group("fam3"), m.group("ini3"), chunk))
+            full += 1
+            pending = None
+            continue
+        if _RESCUE_FAMILY_RE.fullmatch(chunk):
+            names.append((chunk, None, chunk))
+            pending = chunk
+            continue
+        words = chunk.replace("(", " ").replace(")", " ").split()
+        stray = sum(1 for w in words if not w[0].isupper() and w not in _RESCUE_SMALL_WORDS)
+        if len(words) > 10 or stray > 1 or not any(w[0].isupper() for w in words):
+            return None
+        odd += 1
+        pending = None
+        if any(w in _GROUP_WORDS for w in words):
+            names.append((chunk, None, chunk))
+    if odd > max(1, len(chunks) // 4):
+        return None
+    return names, full
+
+
+def _more_names(s: str, pos: int, *, parsed: bool) -> tuple[list[_Triple], int, int | None] | None:
+    """Names that the author grammars could not read, before the title: ``(names, end, year)``.
+
+    The grammars stop at an item they cannot read: five initials (``Bergman JJGHM``), a lost
+    comma (``Milev P Ho B-C``), a lower-case particle alone (``von, G. A.``), a group
+    (``the APPROACH Investigators:``), glued text (``Port FCreation:``), a full stop after the
+    first name (``Johnson CR. Thames HD, ...``). What follows is then read as title. Here the
+    text up to the first strong end of an author list within 300 characters (a year, ``et
+    al.`` before a capital, a colon, a full stop after initials that no name follows) is taken
+    for the rest of the list when every item of it reads as a name (:func:`_name_chunks`).
+    """
+    while s[pos : pos + 1] in (" ", ".", ",", ";"):
+        pos += 1
+    window = s[pos : pos + 300]
+    if window[:4] != "and " and window[:2] != "& ":
+        # Cheap test first: the text up to the first comma must read as a name, not title words.
+        comma = window.find(", ", 0, 80)
+        if comma < 0:
+            return None
+        words = window[:comma].split()
+        if len(words) > 6 or any(
+            w.islower() and w.isalpha() and len(w) > 3 and w not in _RESCUE_SMALL_WORDS
+            for w in words
+        ):
+            return None
+    for b in _RESCUE_END_RE.finditer(window):
+        kind = b.lastgroup
+        if kind == "stop":
+            prefix = window[: b.start() + 1]
+            after = window[b.end() :]
+            # "Chao EY. Title", "P. J. Beek. Title": a whole name ends the list; "Hadni, J.
+            # Hubsch" and "Chao EY. Potter, D." go on.
+            if (
+                _RESCUE_STOP_AFTER_RE.search(prefix, max(0, len(prefix) - 40)) is None
+                or _RESCUE_NEXT_NAME_RE.match(after) is not None
+            ):
+                continue
+        else:
+            prefix = window[: b.start()]
+        got = _name_chunks(prefix)
+        if got is None:
+            continue
+        names, full = got
+        year_text = b.group("y1") or b.group("y2")
+        # One name is enough before "(2005)" or after a dangling "and" ("and Kötter R.
+        # (2005)."); else two are needed ("New York, NY:" is not a list of names), and three
+        # after names already read (a title may open "Vitamin D, Vitamin K: ...").
+        need = 1 if b.group("y1") or window[:4] == "and " else 3 if parsed and not year_text else 2
+        if full < need:
+            continue
+        return names, pos + b.end(), int(year_text) if year_text else None
+    return None
+
+
 def _authors(s: str) -> _Names | None:
     """The best-supported author list at the start of ``s``."""
     best: _Names | None = None
@@ -1068,17 +1252,33 @@ def _split_title_venue(mid: str, grammar: str | None) -> tuple[str, str]:
     if m is not None and m.start() > 8:
         return mid[: m.start()], mid[m.end() :]
     candidates = []
+    abbrev_stops = []
     for c in _SENTENCE_RE.finditer(mid):
         if c.end() >= len(mid):
             continue
         # "J. Biol. Chem": a full stop after an abbreviation does not end a title.
         if c.group(1) == "." and _is_abbrev_end(mid, c.start()):
+            abbrev_stops.append(c)
             continue
         candidates.append(c)
     for c in candidates:
         rest = mid[c.end() :].rstrip(" .")
         if _venue_like(rest):
             return mid[: c.start() + (0 if c.group(1) in ".。．" else 1)], rest
+    # No sentence break is followed by a venue. A title may end in a short word that reads
+    # like an abbreviation ("... in rice meiosis I. J Cell Sci", "... phosphorylation by Src.
+    # Biochem Biophys Res Commun"): such a stop ends the title when _stands_alone says so.
+    tried = 0
+    # A title ends within the first abbreviation stops of a reference; a text with hundreds
+    # of them ("A. A. A. ...") is not read further.
+    for c in abbrev_stops[:20]:
+        if _stands_alone(mid, c.start(), c.end()):
+            rest = mid[c.end() :].rstrip(" .")
+            if _venue_like(rest):
+                return mid[: c.start()], rest
+            tried += 1
+            if tried == 3:  # each try copies the rest: keep the time linear
+                break
     # "Title, J. Algebra" (physics/mathematics style): the venue after the last comma.
     if grammar in _COMMA_ENDS or grammar == "vancouver":
         cut = mid.rfind(", ")
@@ -1101,6 +1301,83 @@ def _is_abbrev_end(head: str, end: int | None = None) -> bool:
     if not word or _ABBREV_WORD_RE.fullmatch(word) is None:
         return False
     return (len(word) <= 3 and (word[0].isupper() or len(word) <= 2)) or word in _ABBREVS
+
+
+def _inner_citation(
+    mid: str, grammar: str | None, title: str, venue: str
+) -> tuple[str, str, str] | None:
+    """Title, venue and volume/pages of a citation that stray text follows.
+
+    PDF extraction leaves text after the numbers: a DOI cut in two (``Nature. 463:963-967.
+    doi:10 .1038/...``), a running head (``Journal of Informetrics, 5(1), 37-47. Towards a new
+    crown indicator 481``), the end of a line of the next column (``J. Neurophysiol. 92,
+    2802-2810. local primary motor cortex populations. J. Neurosci. 30, 9659-9669``). Then the
+    numeric tail is not at the end, and the title and venue end before the first volume/pages
+    block after which no year and no author list follows (a year or names there start a second
+    reference, which is left alone). When the block lies in the venue of the plain split
+    (``title``, ``venue``), that title is kept.
+    """
+    if not _DIGIT_RE.search(mid):
+        return None
+    # At most three blocks are tried, so that the time stays linear in the length of the text.
+    for _, m in zip(range(3), _INNER_CITE_RE.finditer(mid), strict=False):
+        after = mid[m.end() :].strip(" .,;:")
+        # "21, 410-424 (2005)": a year right after the numbers belongs to them.
+        own_year = _OWN_YEAR_RE.match(after)
+        block = m.group(0)
+        if own_year is not None:
+            block = f"{block} {own_year.group(0)}"
+            after = after[own_year.end() :]
+        if _SECOND_YEAR_RE.search(after) is not None:
+            return None
+        if after[:1].isupper() and _authors(after) is not None:
+            return None
+        head = mid[: m.start()]
+        year_before = _YEAR_BEFORE_RE.search(head, max(0, len(head) - 12))
+        if year_before is not None:
+            # "Cardiol Clin. 2007;25(1):35-56": the year opens the block.
+            block = f"{year_before.group(1)} {block}"
+            head = head[: year_before.start()]
+        head = head.rstrip(" ,;:")
+        venue_start = mid.rfind(venue) if venue else -1
+        if 0 <= venue_start < len(head):
+            # "Title. Chemistry of Life, 1994,14(2): 34-35 (Ch)": the block ends the venue.
+            return title, head[venue_start:], block
+        if head.count("(") > head.count(")"):
+            # "... in regard to Park et al. (Int J Radiat Oncol Biol Phys 2008;70:847-852)":
+            # a citation quoted inside the title.
+            continue
+        title, venue = _split_title_venue(head, grammar)
+        if title and venue and len(title.split()) >= 3:
+            return title, venue, block
+    return None
+
+
+def _stands_alone(head: str, end: int, rest_start: int) -> bool:
+    """Whether the short word ending at ``head[end]`` can be the last word of a title.
+
+    Yes: "rice meiosis I", "serum amyloid P", "NF-kappa B", "by Src", "the Arabian Sea" before
+    "Nature" (the text from ``rest_start``). No: an initial after a name or "and" ("Meerloo
+    G. J.", "Joseph F.", "and J. N."), a listed journal abbreviation ("Houston J.", "Environ.
+    Pollut"), a word after another abbreviation ("J. Biol. Chem") or before one short word
+    ("Fluid Dyn. Res").
+    """
+    start = head.rfind(" ", 0, end)
+    word = head[start + 1 : end]
+    if start <= 0 or not word.isalpha() or word in _ABBREVS:
+        return False
+    prev_start = head.rfind(" ", 0, start) + 1
+    prev = head[prev_start:start]
+    if prev_start == 0 or not prev or not prev[-1].isalnum():
+        return False
+    if len(word) == 1:
+        return word.isupper() and not (
+            prev.isalpha() and (prev[0].isupper() or prev in ("and", "und", "et"))
+        )
+    if not prev[0].isupper():
+        return True
+    rest = head[rest_start:].rstrip(" .")
+    return " " in rest or len(rest) >= 5
 
 
 def _venue_only(mid: str) -> bool:
@@ -1306,6 +1583,16 @@ def _parse(text: str, raw: str, position: int | None) -> Reference:
         if y[:1].isdigit():
             year = int(y[:4])
         pos = ym.end()
+    elif grammar != "corporate":
+        more = _more_names(s, pos, parsed=bool(authors))
+        if more is not None:
+            extra_names, pos, year = more
+            authors.extend(_make_author(*a) for a in extra_names)
+            ym = _YEAR_AFTER_RE.match(s, pos) if year is None else None
+            if ym is not None and ym.group("year")[:1].isdigit():
+                # "..., et al 2016 Title": the year after the list.
+                year = int(ym.group("year")[:4])
+                pos = ym.end()
 
     # ---- quoted title (IEEE, Chicago, physics)
     title = ""
@@ -1337,6 +1624,13 @@ def _parse(text: str, raw: str, position: int | None) -> Reference:
             venue = mid
         else:
             title, venue = _split_title_venue(mid, grammar)
+            inner = _inner_citation(mid, grammar, title, venue)
+            if inner is not None:
+                title, venue, block = inner
+                inner_tail = _parse_tail(block)
+                if inner_tail.year is None:
+                    inner_tail.year = tail.year
+                tail = inner_tail
     title = _clean_title(title)
     venue = _clean_venue(venue) if venue else ""
     if not title and names is None and authors == [] and venue:
