@@ -865,6 +865,14 @@ class Resolver:
                     f"{lost[0].exitcode}) before reporting its references",
                     exitcode=lost[0].exitcode,
                 )
+            # Every child gone, nothing left to read, and not every one said it was done: the
+            # missing results will never come (a child flushes its queue before it exits).
+            gone = all(c.exitcode is not None for c in children)
+            if gone and finished < len(children) and queue.empty():
+                raise WorkerLost(
+                    "resolve_many: a worker process exited without reporting its references",
+                    exitcode=0,
+                )
 
         # Freezing moves every object that exists now (the catalog: millions of objects) out of
         # the collector's reach, so a child's garbage collections do not walk - and, through
