@@ -165,6 +165,9 @@ _BLOCK_CUTOFF: Final = 50.0
 # description, not a threshold of the decision.
 _DUPLICATE_TITLE: Final = 95.0
 _DUPLICATE_MIN_LENGTH: Final = 25
+# With an agreeing volume and first page, a title at least this similar identifies the article
+# (see ``_fuzzy_decision``). A constant, not a threshold of the configuration.
+_ARTICLE_TITLE: Final = 95.0
 # A title shared with this many other works names a series (see ``_fuzzy_decision``).
 _SERIES_OTHERS: Final = 2
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
@@ -471,8 +474,28 @@ class Resolver:
         )
         if not title_ok:
             failures.append(f"title similarity {title:.1f} below {need_title:g}")
-        if comp.hard:
-            failures.append("disagreeing " + ", ".join(comp.hard))
+        hard = list(comp.hard)
+        note = ""
+        # A near-identical title in the same volume at the same first page is the article: an
+        # author list that disagrees is then a reading error (a PDF string that starts mid-list,
+        # "H, Nakashima Y (2006) ...", OCR damage, "HuVman DL", "Kamin´skiKamin´ski M"). Not for
+        # short or generic titles (several replies titled "Deux oreilles" share a page of Notes
+        # and Queries) nor against another identifier of the same scheme.
+        if (
+            "authors" in hard
+            and not feats.generic
+            and not conflict
+            and title >= _ARTICLE_TITLE
+            and comp.agreement("volume") is Agreement.AGREE
+            and comp.agreement("first_page") is Agreement.AGREE
+        ):
+            hard.remove("authors")
+            note = (
+                "the author lists disagree, but the title, volume and first page identify the "
+                "article"
+            )
+        if hard:
+            failures.append("disagreeing " + ", ".join(hard))
         if words is not None:
             # With a substituted title word, a differing volume or page is the other paper's.
             codes = [
@@ -545,7 +568,7 @@ class Resolver:
                     best,
                     runner,
                 )
-        return True, "", best, runner
+        return True, note, best, runner
 
     def resolve(self, ref: Reference | Paper | str) -> Resolution:
         """Resolve one reference.
@@ -716,7 +739,8 @@ class Resolver:
                 score=max(0.0, min(100.0, comp.rank)),
                 evidence=(*evidence, *comp.evidence),
                 reason=f"{prefix}title similarity {comp.title or 0.0:.1f} with "
-                f"{comp.corroborations} corroborating field(s); {lead}",
+                f"{comp.corroborations} corroborating field(s); {lead}"
+                + (f"; {reason}" if reason else ""),
                 alternatives=() if runner is None else (runner.paper,),
             )
         if ref.identifiers:
