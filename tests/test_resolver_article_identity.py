@@ -89,3 +89,28 @@ def test_glutton_strings_with_misread_author_lists() -> None:
         assert res.state is cl.ResolutionState.VERIFIED_FUZZY, (text, res.reason)
         found += 1
     assert found >= 3
+
+
+def test_a_title_missing_its_leading_words_verifies_with_three_fields() -> None:
+    # Metadata that lost an italic taxon: "Staphylococcus aureus subvert autophagy ..." is
+    # recorded as "subvert autophagy ...".
+    paper = cl.Paper(
+        title="subvert autophagy for induction of caspase-independent host cell death",
+        authors=["Schnaith A"],
+        venue="J Biol Chem",
+        volume="282",
+        pages="2695-2706",
+    )
+    ref = cl.Reference.from_string(
+        "Schnaith A, Kashkar H, Leggio SA, Addicks K, Kronke M, Krut O (2007) Staphylococcus "
+        "aureus subvert autophagy for induction of caspase-independent host cell death. "
+        "J Biol Chem 282:2695-2706"
+    )
+    res = cl.Resolver([paper]).resolve(ref)
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    title = next(e for e in res.evidence if e.field == "title")
+    assert title.score is not None
+    assert title.score < 90  # the whole-title similarity alone would not pass
+    # With fewer than three corroborating fields the partial match is not enough.
+    bare = cl.Reference(title=ref.title, authors=ref.authors, year=2007)
+    assert cl.Resolver([paper]).resolve(bare).state is cl.ResolutionState.UNRESOLVED

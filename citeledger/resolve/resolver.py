@@ -104,10 +104,11 @@ class ResolverConfig:
         min_generic_corroborations: The same for short or generic titles.
         min_title_similarity_alone: A non-generic title this similar verifies without
             corroborating fields (still with no disagreeing field and a clear lead).
-        min_prefix_title_similarity: A title that matches the *start* of the candidate's (or the
-            other way round: a dropped subtitle, a truncated title) this well, with at least 25
-            characters, passes the title test when ``min_prefix_corroborations`` fields agree.
-        min_prefix_corroborations: Corroborating fields needed for such a prefix match.
+        min_prefix_title_similarity: A title that matches the *start* or the *end* of the
+            candidate's (or the other way round: a dropped subtitle, a truncated title, dropped
+            leading words) this well, with at least 25 characters, passes the title test when
+            ``min_prefix_corroborations`` fields agree.
+        min_prefix_corroborations: Corroborating fields needed for such a partial match.
         min_margin: How far (ranking points) the best candidate must lead the best candidate of
             another work. Look-alikes closer than this stay ``UNRESOLVED``.
         min_exact_title_similarity: Identifier route: a lenient title similarity below this is a

@@ -421,8 +421,10 @@ class Comparison:
 
     Attributes:
         title: Title similarity 0-100 (None when the reference has no title).
-        prefix_title: :func:`lenient_title_similarity` when the shorter title has at least 25
-            characters (a dropped subtitle or a truncated title), else None.
+        prefix_title: When both titles have at least 25 characters, the best of the title
+            similarity and how well the shorter title matches the start of the longer (a
+            dropped subtitle, a truncation) or its end (dropped leading words: an italic taxon
+            lost from the metadata, a group author read into the title); else None.
         rank: Ranking score: title similarity moved by each field's agreement. Only for ordering
             candidates and measuring the margin between them; not a probability.
         corroborations: How many fields other than the title agree.
@@ -592,16 +594,17 @@ def compare(
         if n_left >= 25 and n_right >= 25:
             if lenient_title:
                 prefix = title  # the same function of the same titles
-            elif title_score is None:
-                prefix = lenient_title_similarity(left_title, right)
             else:
-                # lenient_title_similarity without recomputing the title similarity it starts
-                # from (``title_score`` is that similarity; the shorter title has 25+ chars).
-                if n_left <= n_right:
-                    head = float(fuzz.ratio(left_title, right[:n_left]))
-                else:
-                    head = float(fuzz.ratio(right, left_title[:n_right]))
-                prefix = max(title, head)
+                # How well the shorter title matches the start of the longer (a dropped
+                # subtitle, a truncation) or its end (dropped leading words: metadata that lost
+                # an italic taxon, "Staphylococcus aureus subvert autophagy ..." recorded as
+                # "subvert autophagy ...", or a group author read into the title), starting
+                # from the title similarity (``title``, whichever way it was computed).
+                short, long = (left_title, right) if n_left <= n_right else (right, left_title)
+                n = len(short)
+                head = float(fuzz.ratio(short, long[:n]))
+                tail = float(fuzz.ratio(short, long[-n:])) if n < len(long) else head
+                prefix = max(title, head, tail)
         # A dropped subtitle ranks a little below a full match, well above an unrelated title.
         rank += title if prefix is None else max(title, prefix - 10.0)
         agreement = (
