@@ -1021,6 +1021,33 @@ def test_a_work_recorded_twice_with_a_typo_is_not_a_look_alike() -> None:
     )
 
 
+def test_undated_scraped_duplicates_sharing_an_author_are_one_work() -> None:
+    # Real DBLP-Scholar records: one work, three undated Scholar records, author lists in other
+    # orders and lengths.
+    ref = cl.Reference(
+        title="Data grid management systems",
+        authors="A Jagatheesan, A Rajasekar",
+        year=2003,
+        venue="SIGMOD Conference",
+    )
+    records = [
+        cl.Paper(title="data grid management systems", authors="rw moore , a jagatheesan"),
+        cl.Paper(
+            title="data grid management systems",
+            authors="a rajasekar , a jagatheesan",
+            venue="proceedings of the 2003 acm sigmod international conference",
+        ),
+        cl.Paper(title="data grid management systems", authors="a jagatheesan , a rajasekar"),
+    ]
+    res = cl.Resolver(records).resolve(ref)
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    # A year on both sides tells versions apart: then they are look-alikes again.
+    dated = [attrs.evolve(records[0], year=2001), attrs.evolve(records[2], year=2003)]
+    res2 = cl.Resolver(dated).resolve(attrs.evolve(ref, authors=ref.authors[:1], year=None))
+    assert res2.state is cl.ResolutionState.UNRESOLVED
+    assert res2.reason.startswith("ambiguous")
+
+
 def test_resolve_accepts_a_reference_string_and_rejects_other_types() -> None:
     paper = cl.Paper(
         title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",

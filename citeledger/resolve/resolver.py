@@ -55,7 +55,7 @@ from citeledger.resolve.catalog import (
     Catalog,
     version_key,
 )
-from citeledger.resolve.normalize import normalize_title, title_tokens
+from citeledger.resolve.normalize import is_generic_title, normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
@@ -223,7 +223,14 @@ def _duplicate_record(a: _Scored, b: _Scored) -> bool:
             return False
     ka, kb = name_keys(pa.authors), name_keys(pb.authors)
     if ka and kb:
-        return compare_authors(ka, kb)[0] is Agreement.AGREE
+        agreement = compare_authors(ka, kb)[0]
+        # Scraped records of one work list its authors in different orders and lengths ("rw
+        # moore, a jagatheesan" / "a rajasekar, a jagatheesan"): with the same long title and
+        # no year on either side to tell versions apart, one shared author is enough.
+        undated = pa.year is None and pb.year is None
+        if ta == tb and undated and not is_generic_title(ta):
+            return agreement in (Agreement.AGREE, Agreement.PARTIAL)
+        return agreement is Agreement.AGREE
     return True
 
 
