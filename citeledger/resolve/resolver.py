@@ -1037,7 +1037,12 @@ def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
 
 
 # Reference fields that Reference.from_paper fills from a paper; the others keep their defaults.
-_REFERENCE_DEFAULTS: Final = {a.name: getattr(Reference(), a.name) for a in attrs.fields(Reference)}
+_FROM_PAPER: Final = ("title", "authors", "year", "venue", "volume", "issue", "first_page")
+_REFERENCE_REST: Final = tuple(
+    (a.name, getattr(Reference(), a.name))
+    for a in attrs.fields(Reference)
+    if a.name not in _FROM_PAPER and a.name != "identifiers"
+)
 
 
 def _reference_from_paper(paper: Paper) -> Reference:
@@ -1048,19 +1053,14 @@ def _reference_from_paper(paper: Paper) -> Reference:
     string, so the converters would return them unchanged (a test checks equality with
     ``Reference.from_paper``). ``verify`` and ``resolve(paper)`` build one per call.
     """
-    values: dict[str, Any] = dict(_REFERENCE_DEFAULTS)
-    values.update(
-        title=paper.title,
-        authors=paper.authors,
-        year=paper.year,
-        venue=paper.venue,
-        volume=paper.volume,
-        issue=paper.issue,
-        first_page=paper.first_page,
-        identifiers=paper.identifiers,
-    )
-    result: Reference = _rebuild(Reference, values)
-    return result
+    obj: Reference = object.__new__(Reference)
+    setattr_ = object.__setattr__
+    for name, value in _REFERENCE_REST:
+        setattr_(obj, name, value)
+    for name in _FROM_PAPER:
+        setattr_(obj, name, getattr(paper, name))
+    setattr_(obj, "identifiers", paper.identifiers)
+    return obj
 
 
 def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressCallback | None:
