@@ -1145,19 +1145,6 @@ _METHODS: Final = {m.value: m for m in Method}
 _AGREEMENTS: Final = {a.value: a for a in Agreement}
 
 
-def _rebuild(cls: type[Any], values: dict[str, Any]) -> Any:
-    """An attrs value from fields that already passed its converters (in the worker).
-
-    Skips ``__init__`` the way unpickling does (attrs' own ``__setstate__`` sets slots with
-    ``object.__setattr__``): the values were produced by valid instances, so converting them
-    again would only cost time in the parent, which would otherwise be the bottleneck.
-    """
-    obj = object.__new__(cls)
-    for name, value in values.items():
-        object.__setattr__(obj, name, value)
-    return obj
-
-
 def _trusted_resolution(
     *,
     state: ResolutionState,

@@ -645,25 +645,21 @@ def compare(
         outcomes.append(("year", agreement, None, ref.year, paper.year))
 
     code_disagree = 0
-    if ref.volume is not None:
-        right_value = paper.volume
-        agreement = _code_agreement(ref.volume_code, right_value)
-        rank += _EXACT_FIELD_WEIGHTS[agreement]
-        if agreement is _AGREE:
-            corroborations += 1
-        elif agreement is _DISAGREE:
-            code_disagree += 1
-        outcomes.append(("volume", agreement, None, ref.volume, right_value))
-    if ref.first_page is not None:
+    for name, left, left_code in (
+        ("volume", ref.volume, ref.volume_code),
+        ("first_page", ref.first_page, ref.page_code),
+    ):
+        if left is None:
+            continue
         # Paper.first_page is computed from the page range; only read it when needed.
-        right_value = paper.first_page
-        agreement = _code_agreement(ref.page_code, right_value)
+        right_value = paper.volume if name == "volume" else paper.first_page
+        agreement = _code_agreement(left_code, right_value)
         rank += _EXACT_FIELD_WEIGHTS[agreement]
         if agreement is _AGREE:
             corroborations += 1
         elif agreement is _DISAGREE:
             code_disagree += 1
-        outcomes.append(("first_page", agreement, None, ref.first_page, right_value))
+        outcomes.append((name, agreement, None, left, right_value))
     if code_disagree == 2:
         hard.append("volume+first_page")
 
