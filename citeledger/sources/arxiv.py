@@ -26,7 +26,6 @@ API manual: https://info.arxiv.org/help/api/user-manual.html
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import re
 from typing import TYPE_CHECKING
@@ -44,7 +43,13 @@ from citeledger.errors import (
 from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, normalize_doi
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
 from citeledger.sources import Capability, Paged, unsupported
-from citeledger.sources._common import as_identifier, decode_xml, join_url, make_transport
+from citeledger.sources._common import (
+    TransportSwap,
+    as_identifier,
+    decode_xml,
+    join_url,
+    make_transport,
+)
 from citeledger.sources._transport import Request, Response
 from citeledger.sources._xml import safe_xml
 
@@ -378,7 +383,7 @@ def _arxiv_id(identifier: Identifier | str) -> ArxivId:
     raise InvalidIdentifier(str(ident), "arXiv looks works up by arXiv id only", scheme="arxiv")
 
 
-class ArxivSource:
+class ArxivSource(TransportSwap):
     """The arXiv API as a :class:`~citeledger.sources.Source` (paper and search).
 
     Args:
@@ -439,17 +444,6 @@ class ArxivSource:
         return feed
 
     # -- papers
-
-    def with_transport(self, transport: Transport) -> ArxivSource:
-        """A copy of this source sending through ``transport`` (settings and secrets kept).
-
-        :func:`~citeledger.build_record` uses it to share one request memo per build.
-
-        .. versionadded:: 0.1.0
-        """
-        clone = copy.copy(self)
-        clone.transport = transport
-        return clone
 
     def entry(self, identifier: Identifier | str) -> ArxivEntry | None:
         """The full feed entry for an arXiv id (or arXiv DataCite DOI), or None if unknown.

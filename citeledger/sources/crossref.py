@@ -24,7 +24,6 @@ https://www.crossref.org/documentation/retrieve-metadata/rest-api/tips-for-using
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import html
 import re
@@ -59,6 +58,7 @@ from citeledger.model import (
 from citeledger.sources import Capability, Paged, unsupported
 from citeledger.sources._common import (
     Clock,
+    TransportSwap,
     as_identifier,
     decode_json,
     invalid_response,
@@ -722,7 +722,7 @@ def _doi(identifier: Identifier | str) -> DOI:
     raise InvalidIdentifier(str(ident), "Crossref looks works up by DOI only", scheme="doi")
 
 
-class CrossrefSource:
+class CrossrefSource(TransportSwap):
     """The Crossref REST API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -784,17 +784,6 @@ class CrossrefSource:
     def __repr__(self) -> str:
         key = ", api_key=REDACTED" if self._api_key else ""
         return f"CrossrefSource(base_url={self.base_url!r}, mailto={self.mailto!r}{key})"
-
-    def with_transport(self, transport: Transport) -> CrossrefSource:
-        """A copy of this source sending through ``transport`` (settings and secrets kept).
-
-        :func:`~citeledger.build_record` uses it to share one request memo per build.
-
-        .. versionadded:: 0.1.0
-        """
-        clone = copy.copy(self)
-        clone.transport = transport
-        return clone
 
     # -- plumbing
 

@@ -27,7 +27,6 @@ API documentation: https://docs.openalex.org/
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -71,6 +70,7 @@ from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged
 from citeledger.sources._common import (
     Clock,
+    TransportSwap,
     as_identifier,
     decode_json,
     invalid_response,
@@ -589,7 +589,7 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
 # --------------------------------------------------------------------------- edge
 
 
-class OpenAlexSource:
+class OpenAlexSource(TransportSwap):
     """The OpenAlex API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -914,17 +914,6 @@ class OpenAlexSource:
                 yield [counted(w) for w in page.works], page.total
 
         return Paged(pages(), limit=limit)
-
-    def with_transport(self, transport: Transport) -> OpenAlexSource:
-        """A copy of this source sending through ``transport`` (settings and secrets kept).
-
-        :func:`~citeledger.build_record` uses it to share one request memo per build.
-
-        .. versionadded:: 0.1.0
-        """
-        clone = copy.copy(self)
-        clone.transport = transport
-        return clone
 
     def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
         """Candidate works: ``filter=title.search:`` for a reference with a title, else ``search=``.

@@ -20,7 +20,6 @@ becomes a :class:`~citeledger.model.Paper` without identifiers.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import enum
 import json
@@ -47,7 +46,13 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.sources import Capability, Paged, unsupported
-from citeledger.sources._common import as_identifier, invalid_response, make_transport, utc_now
+from citeledger.sources._common import (
+    TransportSwap,
+    as_identifier,
+    invalid_response,
+    make_transport,
+    utc_now,
+)
 from citeledger.sources._transport import Request, Response, RetryPolicy, Transport
 
 if TYPE_CHECKING:
@@ -486,7 +491,7 @@ def build_citation_count_request(
 # --------------------------------------------------------------------------- the edge
 
 
-class OpenCitationsSource:
+class OpenCitationsSource(TransportSwap):
     """OpenCitations (COCI v1 or Index v2) as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -545,17 +550,6 @@ class OpenCitationsSource:
             raise invalid_response(
                 response, "unusable response body", source=NAME, detail=str(exc)[:200]
             ) from None
-
-    def with_transport(self, transport: Transport) -> OpenCitationsSource:
-        """A copy of this source sending through ``transport`` (settings and secrets kept).
-
-        :func:`~citeledger.build_record` uses it to share one request memo per build.
-
-        .. versionadded:: 0.1.0
-        """
-        clone = copy.copy(self)
-        clone.transport = transport
-        return clone
 
     def citation_links(self, identifier: Identifier | str) -> list[CitationLink]:
         """Every link citing ``identifier``, with OCI, creation, timespan and flags."""

@@ -17,7 +17,6 @@ carry ``offset`` and ``next`` and the last page has no ``next``.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import enum
 import functools
@@ -62,6 +61,7 @@ from citeledger.model import (
 )
 from citeledger.page import CountedCitation
 from citeledger.sources import Capability, Paged, unsupported
+from citeledger.sources._common import TransportSwap
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
@@ -690,7 +690,7 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class SemanticScholarSource:
+class SemanticScholarSource(TransportSwap):
     """Semantic Scholar Graph API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -909,17 +909,6 @@ class SemanticScholarSource:
             return CountedCitation(observation=obs, cited_by=counts)
 
         return self._listing(ident, "citations", counted, link_fields=COUNTED_LINK_FIELDS)
-
-    def with_transport(self, transport: Transport) -> SemanticScholarSource:
-        """A copy of this source sending through ``transport`` (settings and secrets kept).
-
-        :func:`~citeledger.build_record` uses it to share one request memo per build.
-
-        .. versionadded:: 0.1.0
-        """
-        clone = copy.copy(self)
-        clone.transport = transport
-        return clone
 
     def reference_observations(self, identifier: Identifier | str) -> list[Observation]:
         """Outbound observations with contexts/intents; positions are S2's listing order."""
