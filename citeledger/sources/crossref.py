@@ -800,6 +800,16 @@ class CrossrefSource(TransportSwap):
         response = self._send(request)
         return response, decode_json(response, source=self.name)
 
+    def _work_list(self, request: Request, *, parse_unstructured: bool) -> CrossrefWorkList:
+        # One page of a work list; a body that is JSON but not a work list is an invalid answer.
+        response, data = self._json(request)
+        try:
+            return parse_work_list(data, parse_unstructured=parse_unstructured)
+        except ParseError as exc:
+            raise invalid_response(
+                response, "not a Crossref work list", source=self.name, detail=str(exc)
+            ) from None
+
     def work(self, identifier: Identifier | str) -> CrossrefWork:
         """The full work record for a DOI.
 
@@ -904,14 +914,7 @@ class CrossrefSource(TransportSwap):
         request = build_works_request(
             bibliographic=text, rows=max(1, limit), base_url=self.base_url, mailto=self.mailto
         )
-        response, data = self._json(request)
-        try:
-            page = parse_work_list(data, parse_unstructured=False)
-        except ParseError as exc:
-            raise invalid_response(
-                response, "not a Crossref work list", source=self.name, detail=str(exc)
-            ) from None
-        return page.papers[:limit]
+        return self._work_list(request, parse_unstructured=False).papers[:limit]
 
     # -- paging
 
@@ -922,13 +925,7 @@ class CrossrefSource(TransportSwap):
         request = first.with_params(cursor="*")
         seen = 0
         while True:
-            response, data = self._json(request)
-            try:
-                page = parse_work_list(data, parse_unstructured=parse_unstructured)
-            except ParseError as exc:
-                raise invalid_response(
-                    response, "not a Crossref work list", source=self.name, detail=str(exc)
-                ) from None
+            page = self._work_list(request, parse_unstructured=parse_unstructured)
             yield page
             seen += len(page.works)
             rows = dict(request.params).get("rows")

@@ -589,6 +589,17 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
 # --------------------------------------------------------------------------- edge
 
 
+def _asserted_citation(cited: Paper) -> Resolution:
+    # OpenAlex's filter=cites lists works whose reference lists OpenAlex resolved to ``cited``.
+    return Resolution(
+        state=ResolutionState.VERIFIED_EXACT,
+        method=Method.OPENALEX,
+        target=cited,
+        score=100.0,
+        reason="OpenAlex asserts this citation (filter=cites)",
+    )
+
+
 class OpenAlexSource(TransportSwap):
     """The OpenAlex API as a :class:`~citeledger.sources.Source`.
 
@@ -759,13 +770,7 @@ class OpenAlexSource(TransportSwap):
             NotFoundError: OpenAlex does not know the work (raised at once, not on iteration).
         """
         cited = self.work(identifier)
-        resolution = Resolution(
-            state=ResolutionState.VERIFIED_EXACT,
-            method=Method.OPENALEX,
-            target=cited.paper,
-            score=100.0,
-            reason="OpenAlex asserts this citation (filter=cites)",
-        )
+        resolution = _asserted_citation(cited.paper)
 
         def observation(work: OpenAlexWork) -> Observation:
             return Observation(
@@ -878,13 +883,7 @@ class OpenAlexSource(TransportSwap):
         .. versionadded:: 0.1.0
         """
         cited = self.work(identifier)
-        resolution = Resolution(
-            state=ResolutionState.VERIFIED_EXACT,
-            method=Method.OPENALEX,
-            target=cited.paper,
-            score=100.0,
-            reason="OpenAlex asserts this citation (filter=cites)",
-        )
+        resolution = _asserted_citation(cited.paper)
 
         def counted(work: OpenAlexWork) -> CountedCitation:
             observed = self._clock()
