@@ -88,3 +88,24 @@ def _no_internet(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
     yield
+
+
+class FakeTime:
+    """A clock that only moves when the transport sleeps; records every sleep (rounded to µs)."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(round(seconds, 6))
+        self.now += seconds
+
+
+@pytest.fixture
+def fake() -> FakeTime:
+    """A fresh :class:`FakeTime` at 0 for the adapters' retry and pacing tests."""
+    return FakeTime()

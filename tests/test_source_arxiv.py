@@ -29,7 +29,7 @@ from citeledger.sources.arxiv import (
     parse_feed,
     reference_query,
 )
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, FakeTime, requires_shared
 
 ARXIV = SOURCES / "arxiv"
 
@@ -216,24 +216,6 @@ def test_build_query_request_and_reference_query() -> None:
 
 
 # --------------------------------------------------------------------------- the edge, over sockets
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 6))
-        self.now += seconds
-
-
-@pytest.fixture
-def fake() -> FakeTime:
-    return FakeTime()
 
 
 def source(

@@ -41,7 +41,7 @@ from citeledger.sources.crossref import (
     reference_from_crossref,
     work_type,
 )
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, FakeTime, requires_shared
 
 CROSSREF = SOURCES / "crossref"
 NOW = dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
@@ -326,24 +326,6 @@ def test_pure_helpers() -> None:
 
 
 # --------------------------------------------------------------------------- the edge, over sockets
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 6))
-        self.now += seconds
-
-
-@pytest.fixture
-def fake() -> FakeTime:
-    return FakeTime()
 
 
 def source(server: HTTPServer, fake: FakeTime, **options: Any) -> CrossrefSource:

@@ -40,7 +40,7 @@ from citeledger.sources.openalex import (
     rebuild_abstract,
     work_path,
 )
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import SOURCES, FakeTime, requires_shared
 
 OPENALEX = SOURCES / "openalex"
 NOW = dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
@@ -201,24 +201,6 @@ def test_work_paths_and_requests() -> None:
 
 
 # --------------------------------------------------------------------------- the edge, over sockets
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 6))
-        self.now += seconds
-
-
-@pytest.fixture
-def fake() -> FakeTime:
-    return FakeTime()
 
 
 def source(server: HTTPServer, fake: FakeTime, **options: Any) -> OpenAlexSource:

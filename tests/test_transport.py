@@ -49,28 +49,15 @@ from citeledger.sources._transport import (
     redact_url,
     scrub,
 )
+from tests.conftest import FakeTime
 
 SECRET = "sk-live-0123456789abcdef"
 
 
-class FakeTime:
-    """A clock that only moves when the transport sleeps; records every sleep."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 6))
-        self.now += seconds
-
-
 @pytest.fixture
 def fake() -> FakeTime:
-    return FakeTime()
+    # These tests read absolute times; the clock starts at 1000.0.
+    return FakeTime(1000.0)
 
 
 def transport(fake: FakeTime, **policy: Any) -> RequestsTransport:
