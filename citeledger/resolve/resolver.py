@@ -546,17 +546,13 @@ class Resolver:
         # the other would put the wrong publication in the ledger. Preprint servers are no kind
         # here (preprint vs published, year +-1, is the same work); a shared DOI still verifies
         # through the identifier route.
-        kinds = (venue_kind(feats.venue), venue_kind(best.paper.venue))
-        if (
-            set(kinds) == {VenueKind.JOURNAL, VenueKind.CONFERENCE}
-            and feats.year is not None
-            and best.paper.year is not None
-            and feats.year != best.paper.year
-        ):
-            failures.append(
-                f"another publication of the work: {feats.venue!r} ({kinds[0]}, {feats.year}) vs "
-                f"{best.paper.venue!r} ({kinds[1]}, {best.paper.year})"
-            )
+        if feats.year is not None and best.paper.year not in (None, feats.year):
+            mine, theirs = venue_kind(feats.venue), venue_kind(best.paper.venue)
+            if {mine, theirs} == {VenueKind.JOURNAL, VenueKind.CONFERENCE}:
+                failures.append(
+                    f"another publication of the work: {feats.venue!r} ({mine}, {feats.year}) "
+                    f"vs {best.paper.venue!r} ({theirs}, {best.paper.year})"
+                )
         if failures:
             return (
                 False,
@@ -802,9 +798,10 @@ class Resolver:
             Reference() if i in bad else ref for i, ref in enumerate(given)
         ]
         report = _progress(progress, total)
-        # A daemonic process (a multiprocessing pool worker, a Dask worker) may not start
-        # children: resolve in this process; the results are the same.
-        if workers <= 1 or total < 2 or multiprocessing.current_process().daemon:
+        # One batch's worth needs no children (nor the catalog index map built for them); a
+        # daemonic process (a multiprocessing pool worker, a Dask worker) may not start any:
+        # resolve in this process; the results are the same.
+        if workers <= 1 or total <= _MIN_BATCH or multiprocessing.current_process().daemon:
             out: list[Resolution] = []
             step = max(1, min(1000, total // 100 or 1))
             # The results kept here survive into the collector's oldest generation, so a long
@@ -946,6 +943,9 @@ class Resolver:
 # Messages a child sends besides (batch number, results): it has finished; it failed.
 _CHILD_DONE: Final = -1
 _CHILD_FAILED: Final = -2
+# Batch sizes of resolve_many with several processes (see _guided_ranges).
+_MIN_BATCH: Final = 25
+_MAX_BATCH: Final = 1000
 # How often (seconds) the parent looks at its children while it waits for their results.
 _POLL: Final = 0.5
 
@@ -1012,7 +1012,7 @@ def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start = 0
     while start < total:
-        size = max(25, min(1000, (total - start) // (4 * workers)))
+        size = max(_MIN_BATCH, min(_MAX_BATCH, (total - start) // (4 * workers)))
         end = min(total, start + size)
         out.append((start, end))
         start = end
