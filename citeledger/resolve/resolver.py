@@ -507,9 +507,9 @@ class Resolver:
         if words is not None:
             # With a substituted title word, a differing volume or page is the other paper's.
             codes = [
-                f["field"]
-                for f in comp.fields
-                if f["field"] in ("volume", "first_page") and f["agreement"] is Agreement.DISAGREE
+                name
+                for name in ("volume", "first_page")
+                if comp.agreement(name) is Agreement.DISAGREE
             ]
             if codes:
                 failures.append(f"titles differ ({words}) and so do {', '.join(codes)}")
@@ -535,7 +535,7 @@ class Resolver:
             and not _same_work(c.paper, best.paper)
         ]
         if len(series) >= _SERIES_OTHERS:
-            agreed = {f["field"] for f in comp.fields if f["agreement"] is Agreement.AGREE}
+            agreed = {o[0] for o in comp.outcomes if o[1] is Agreement.AGREE}
             if "year" not in agreed or not agreed & {"volume", "first_page"}:
                 failures.append(
                     f"the title recurs ({_describe(series[0].paper)}, …): a series needs the "
