@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/resolve_speed.py [--papers 1000000] [--refs 100000] [--seed 7]
                                        [--fuzzycat-python /tmp/fuzzycat-venv/bin/python]
+                                       [--install-fuzzycat]
 
 The generator draws title length and vocabulary, author family names and years from the real
 records in ../shared/data/matching-dev (falling back to a small built-in vocabulary when that is
@@ -210,6 +211,22 @@ print(json.dumps({"pairs": len(items) * repeat, "seconds": dt}))
 """
 
 
+def install_fuzzycat(python: str) -> None:
+    """Create the separate environment fuzzycat 0.1.23 runs in, unless it exists already.
+
+    The environment is ``python``'s grandparent directory (``<venv>/bin/python``); pip needs the
+    package index once, the benchmark itself then runs offline.
+    """
+    if Path(python).exists():
+        return
+    venv = Path(python).parent.parent
+    print(f"installing fuzzycat 0.1.23 into {venv} ...")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "fuzzycat==0.1.23"], check=True, timeout=1800
+    )
+
+
 def bench_verify(fuzzycat_python: str | None) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from accuracy import fatcat_paper  # noqa: PLC0415
@@ -262,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, nargs="*", default=[1, 2])
     ap.add_argument("--fuzzycat-python", default="/tmp/fuzzycat-venv/bin/python")
     ap.add_argument("--skip-verify", action="store_true")
+    ap.add_argument(
+        "--install-fuzzycat",
+        action="store_true",
+        help="create the fuzzycat environment (venv + pip install fuzzycat==0.1.23) if missing",
+    )
     args = ap.parse_args(argv)
 
     rng = random.Random(args.seed)
@@ -359,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  per kind/state: {dict(sorted(per_kind.items()))}")
     print(f"peak RSS: {rss_mb():,.0f} MB")
     if not args.skip_verify:
+        if args.install_fuzzycat:
+            install_fuzzycat(args.fuzzycat_python)
         bench_verify(args.fuzzycat_python)
     return 0
 
