@@ -927,6 +927,29 @@ def test_the_resolvers_reference_from_a_paper_equals_reference_from_paper(
     }
 
 
+@settings(max_examples=60)
+@given(st.from_type(cl.Reference))
+def test_features_of_equal_the_constructors_features(ref: cl.Reference) -> None:
+    # ReferenceFeatures.of sets the slots itself (tokens computed once); the result must be the
+    # value the public constructor builds from the same fields.
+    from citeledger.resolve.normalize import is_generic_title  # noqa: PLC0415
+    from citeledger.resolve.scoring import is_preprint, name_keys  # noqa: PLC0415
+
+    title = normalize_title(ref.title)
+    built = ReferenceFeatures(
+        title=title,
+        generic=is_generic_title(title) if title else True,
+        authors=name_keys(ref.authors),
+        year=ref.year,
+        volume=ref.volume,
+        first_page=ref.first_page,
+        venue=ref.venue,
+        preprint=is_preprint(ref.identifiers, ref.venue),
+    )
+    assert ReferenceFeatures.of(ref) == built
+    assert repr(ReferenceFeatures.of(ref)) == repr(built)
+
+
 def test_comparison_keeps_outcomes_raw_and_renders_them_as_evidence() -> None:
     long_title = "A study of " + "very " * 40 + "long titles"
     paper = cl.Paper(

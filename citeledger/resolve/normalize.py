@@ -13,7 +13,10 @@ import html
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "GENERIC_TITLES",
@@ -208,11 +211,12 @@ def title_tokens(normalized: str) -> list[str]:
     return [t for t in normalized.split() if len(t) > 1 and t not in STOPWORDS]
 
 
-def is_generic_title(normalized: str) -> bool:
+def is_generic_title(normalized: str, tokens: Sequence[str] | None = None) -> bool:
     """Whether a normalised title is too short or generic to identify a work on its own.
 
     Generic: a listed kind-of-text title ("editorial", "reply"), or fewer than three content
-    tokens, or fewer than 12 letters in all.
+    tokens, or fewer than 12 letters in all. ``tokens``: the title's :func:`title_tokens`, if the
+    caller has them already.
 
     >>> is_generic_title("editorial")
     True
@@ -221,5 +225,5 @@ def is_generic_title(normalized: str) -> bool:
     """
     if normalized in GENERIC_TITLES:
         return True
-    content = title_tokens(normalized)
+    content = title_tokens(normalized) if tokens is None else tokens
     return len(content) < 3 or len(normalized.replace(" ", "")) < 12

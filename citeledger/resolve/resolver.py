@@ -54,6 +54,7 @@ from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
     version_key,
+    version_of,
 )
 from citeledger.resolve.normalize import is_generic_title, normalize_title, title_tokens
 from citeledger.resolve.scoring import (
@@ -191,7 +192,9 @@ def _same_work(a: Paper, b: Paper) -> bool:
         return True
     if not a.identifiers or not b.identifiers:
         return False
-    return bool({version_key(i) for i in a.identifiers} & {version_key(i) for i in b.identifiers})
+    return not {version_key(i) for i in a.identifiers}.isdisjoint(
+        [version_key(i) for i in b.identifiers]
+    )
 
 
 def _duplicate_record(a: _Scored, b: _Scored) -> bool:
@@ -259,7 +262,7 @@ def _ident_evidence(ident: Identifier, paper: Paper | None, note: str) -> Eviden
     key = work_key(ident)
     match = next((i for i in paper.identifiers if work_key(i) == key), None)
     if match is None:
-        base = version_key(ident)
+        base = version_of(key)
         match = next((i for i in paper.identifiers if version_key(i) == base), None)
     return Evidence(
         field=ident.scheme.value,
@@ -628,9 +631,10 @@ class Resolver:
             agreeing = [s for s in scored if not self._exact_problems(s.comparison)]
             if agreeing:
                 chosen = agreeing[0]
-                direct = any(work_key(i) == work_key(ident) for i in chosen.paper.identifiers)
+                key = work_key(ident)
+                direct = any(work_key(i) == key for i in chosen.paper.identifiers)
                 versioned = not direct and any(
-                    version_key(i) == version_key(ident) for i in chosen.paper.identifiers
+                    version_key(i) == version_of(key) for i in chosen.paper.identifiers
                 )
                 note = (
                     "found in catalog"
@@ -703,7 +707,7 @@ class Resolver:
             )
 
         # 2. is there anything to match on?
-        not_found = ", ".join(str(i) for i in ref.identifiers)
+        not_found = ", ".join(str(i) for i in ref.identifiers) if ref.identifiers else ""
         if not feats.title:
             if ref.identifiers:
                 return fail(
@@ -1030,7 +1034,8 @@ def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
         mine = version_key(ident)
         if mine.startswith(PREPRINT_DOI_PREFIXES):
             continue
-        theirs = [version_key(i) for i in paper.identifiers if i.scheme == ident.scheme]
+        scheme = ident.scheme
+        theirs = [version_key(i) for i in paper.identifiers if i.scheme is scheme]
         if theirs and all(k != mine and not k.startswith(PREPRINT_DOI_PREFIXES) for k in theirs):
             return True
     return False
@@ -1237,20 +1242,26 @@ class _OnePaper:
       (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
     """
 
-    __slots__ = ("paper",)
+    __slots__ = ("_keys", "paper")
 
     def __init__(self, paper: Paper) -> None:
         self.paper = paper
+        # The paper's work keys, computed on the first lookup (most pairs have one identifier
+        # each side; a reference with several looks them up once).
+        self._keys: list[str] | None = None
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
         paper = self.paper
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = [work_key(i) for i in paper.identifiers]
         key = work_key(ident)
-        if any(work_key(i) == key for i in paper.identifiers):
+        if key in keys:
             return [paper]
-        if any(work_key(r.identifier) == key for r in paper.related):
+        if paper.related and any(work_key(r.identifier) == key for r in paper.related):
             return [paper]
-        base = version_key(ident)
-        if any(work_key(i) == base or version_key(i) == base for i in paper.identifiers):
+        base = version_of(key)
+        if any(k == base or version_of(k) == base for k in keys):
             return [paper]
         return []
 

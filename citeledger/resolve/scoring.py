@@ -318,6 +318,8 @@ _CODE_LABEL: Final = re.compile(r"^(?:volume|vol|v|pages|page|pp|p|number|no|nr)
 def _norm_code(value: str | None) -> str:
     if not value:
         return ""
+    if value.isdigit() and value.isascii():  # most volumes and pages: nothing to remove
+        return value
     return _NON_ALNUM.sub("", _CODE_LABEL.sub("", value.strip().casefold()))
 
 
@@ -396,17 +398,25 @@ class ReferenceFeatures:
     @classmethod
     def of(cls, ref: Reference) -> ReferenceFeatures:
         """Features of ``ref``."""
+        # Built like the constructor would (a test checks equality with it), with the title's
+        # tokens computed once for both ``generic`` and ``tokens``: this runs once per resolved
+        # reference and once per ``verify`` pair.
         title = normalize_title(ref.title)
-        return cls(
-            title=title,
-            generic=is_generic_title(title) if title else True,
-            authors=name_keys(ref.authors),
-            year=ref.year,
-            volume=ref.volume,
-            first_page=ref.first_page,
-            venue=ref.venue,
-            preprint=is_preprint(ref.identifiers, ref.venue),
-        )
+        tokens = tuple(title_tokens(title))
+        obj = object.__new__(cls)
+        setattr_ = object.__setattr__
+        setattr_(obj, "title", title)
+        setattr_(obj, "generic", is_generic_title(title, tokens) if title else True)
+        setattr_(obj, "authors", name_keys(ref.authors))
+        setattr_(obj, "year", ref.year)
+        setattr_(obj, "volume", ref.volume)
+        setattr_(obj, "first_page", ref.first_page)
+        setattr_(obj, "venue", ref.venue)
+        setattr_(obj, "volume_code", _norm_code(ref.volume))
+        setattr_(obj, "page_code", _norm_code(ref.first_page))
+        setattr_(obj, "preprint", is_preprint(ref.identifiers, ref.venue))
+        setattr_(obj, "tokens", tokens)
+        return obj
 
 
 #: One field's outcome inside a :class:`Comparison`: (field, agreement, score, left, right).
@@ -457,14 +467,15 @@ class Comparison:
     @property
     def evidence(self) -> tuple[Evidence, ...]:
         """One :class:`~citeledger.model.Evidence` per compared field."""
-        return tuple(_trusted_evidence(**_render(o)) for o in self.outcomes)
+        return tuple(_outcome_evidence(o) for o in self.outcomes)
 
 
 def _families(keys: tuple[NameKey, ...]) -> str | None:
     return _short(", ".join(k.family for k in keys))
 
 
-def _render(outcome: FieldOutcome) -> dict[str, Any]:
+def _shown(outcome: FieldOutcome) -> FieldOutcome:
+    # The outcome with its compared values as evidence shows them (strings, shortened).
     name, agreement, score, left, right = outcome
     if name == "authors":
         left, right = _families(left), _families(right)
@@ -472,10 +483,30 @@ def _render(outcome: FieldOutcome) -> dict[str, Any]:
         left, right = str(left), None if right is None else str(right)
     elif name in ("title", "venue"):
         left, right = _short(left), _short(right)
+    return name, agreement, score, left, right
+
+
+def _render(outcome: FieldOutcome) -> dict[str, Any]:
+    name, agreement, score, left, right = _shown(outcome)
     out: dict[str, Any] = {"field": name, "agreement": agreement, "left": left, "right": right}
     if score is not None:
         out["score"] = score
     return out
+
+
+def _outcome_evidence(outcome: FieldOutcome) -> Evidence:
+    # _trusted_evidence(**_render(outcome)) without the intermediate dict: the evidence of every
+    # reported decision is rendered here (a test checks both agree).
+    name, agreement, score, left, right = _shown(outcome)
+    obj = object.__new__(Evidence)
+    setattr_ = object.__setattr__
+    setattr_(obj, "field", name)
+    setattr_(obj, "agreement", agreement)
+    setattr_(obj, "score", score)
+    setattr_(obj, "left", left)
+    setattr_(obj, "right", right)
+    setattr_(obj, "note", None)
+    return obj
 
 
 def _trusted_evidence(
