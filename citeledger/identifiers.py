@@ -1030,6 +1030,10 @@ def work_key(x: Identifier) -> str:
 
     .. versionadded:: 0.1.0
     """
+    # Called for every identifier a catalog indexes and several times per resolved reference:
+    # the common case, a plain DOI, is answered first.
+    if type(x) is DOI and not x.value.startswith(_ARXIV_DOI_PREFIX):
+        return "doi:" + x.value
     if isinstance(x, ArxivId):
         return f"arxiv:{x.work_base}"
     if isinstance(x, DOI):
