@@ -70,12 +70,55 @@ def test_a_conference_paper_does_not_verify_to_its_journal_version_of_another_ye
     assert "another publication of the work" in res.reason
     assert "'VLDB' (conference, 2002)" in res.reason
     assert "'The VLDB Journal' (journal, 2003)" in res.reason
-    # With both versions in the catalog the margin rule decides, as before: the conference
-    # version leads by its exact year only (3 points, 5 needed), so neither is claimed.
-    both = cl.Resolver([_journal(), _CONF]).resolve(_CONF)
-    assert both.state is cl.ResolutionState.UNRESOLVED
-    assert both.reason.startswith("ambiguous")
-    assert {p.venue for p in both.alternatives} == {"VLDB", "The VLDB Journal"}
+
+
+def test_the_other_publication_is_no_look_alike_for_the_margin() -> None:
+    # Both versions in the catalog: the conference version leads by its exact year only (3
+    # points; the margin needs 5), but the journal version is a record this reference cannot be
+    # (the rule above), so it does not make the match ambiguous. It is reported as the rival.
+    both = cl.Resolver([_journal(), _CONF])
+    res = both.resolve(_CONF)
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    assert res.target is not None
+    assert (res.target.venue, res.target.year) == ("VLDB", 2002)
+    assert [(p.venue, p.year) for p in res.alternatives] == [("The VLDB Journal", 2003)]
+    assert "the runner-up is another publication of the work" in res.reason
+    # ... and the other way round: a reference to the journal article finds the journal article.
+    journal_ref = cl.Reference.from_paper(_journal())
+    res = both.resolve(journal_ref)
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    assert res.target is not None
+    assert (res.target.venue, res.target.year) == ("The VLDB Journal", 2003)
+    # A reference that does not say which publication it cites stays ambiguous.
+    for unclear in (
+        cl.Reference(title=_CONF.title, authors="Chakrabarti S, Roy S", year=2002),
+        cl.Reference(title=_CONF.title, authors="Chakrabarti S, Roy S", venue="VLDB"),
+        cl.Reference(title=_CONF.title, authors="Chakrabarti S, Roy S", year=2002, venue="Nature"),
+    ):
+        res = both.resolve(unclear)
+        assert res.state is cl.ResolutionState.UNRESOLVED, unclear
+        assert res.reason.startswith("ambiguous")
+        assert {p.venue for p in res.alternatives} == {"VLDB", "The VLDB Journal"}
+
+
+def test_another_publication_does_not_hide_a_real_look_alike() -> None:
+    # The journal version is skipped as a rival, but a third record of another work that is as
+    # close as the best still makes the match ambiguous.
+    sibling = cl.Paper(
+        title=_CONF.title.removesuffix("s"),  # "... discriminant projection"
+        authors=_CONF.authors,
+        venue="VLDB",
+        year=2002,
+        pages="300-311",
+        identifiers=["10.5555/sibling"],
+    )
+    conf = cl.model.replace(_CONF, identifiers=["10.5555/conference"])
+    res = cl.Resolver([_journal(), conf, sibling]).resolve(_CONF)
+    assert res.state is cl.ResolutionState.UNRESOLVED
+    assert res.reason.startswith("ambiguous")
+    assert "doi:10.5555/sibling" in res.reason
+    # Without the sibling the conference record verifies (the journal version is no rival).
+    assert cl.Resolver([_journal(), conf]).resolve(_CONF).target == conf
 
 
 def test_the_venue_rule_needs_two_known_kinds_and_two_known_years() -> None:
@@ -125,3 +168,27 @@ def test_dblp_acm_conference_and_journal_versions_labeled_different() -> None:
     res = cl.Resolver([paper(row["right"])]).resolve(paper(row["left"]))
     assert res.state is cl.ResolutionState.UNRESOLVED
     assert "another publication of the work" in res.reason
+
+
+@requires_shared
+def test_dblp_acm_conference_reference_finds_its_conference_record_beside_the_journal() -> None:
+    # DBLP's "A formal perspective on the view selection problem", VLDB 2001: ACM holds the VLDB
+    # 2001 paper (labeled the match) and the VLDB Journal 2002 article (labeled different).
+    path = MATCHING / "normalized" / "magellan_dblp_acm.jsonl"
+    with path.open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    same = next(r for r in rows if r["id"] == "magellan-DBLP-ACM:train:5369")
+    other = next(r for r in rows if r["id"] == "magellan-DBLP-ACM:test:1706")
+    assert (same["expected"], other["expected"]) == ("1", "0")
+    assert same["left"] == other["left"]
+
+    def paper(rec: dict[str, str]) -> cl.Paper:
+        return cl.Paper(
+            title=rec["title"], authors=rec["authors"], venue=rec["venue"], year=rec["year"]
+        )
+
+    match, journal = paper(same["right"]), paper(other["right"])
+    res = cl.Resolver([journal, match]).resolve(paper(same["left"]))
+    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    assert res.target == match
+    assert res.alternatives == (journal,)

@@ -209,15 +209,8 @@ def _duplicate_record(a: _Scored, b: _Scored) -> bool:
     against.
     """
     pa, pb = a.paper, b.paper
-    ta = a.title or normalize_title(pa.title)
-    tb = b.title or normalize_title(pb.title)
+    ta, tb = _one_title(a, b)
     if not ta or not tb:
-        return False
-    if ta != tb and (
-        min(len(ta), len(tb)) < _DUPLICATE_MIN_LENGTH
-        or title_similarity(ta, tb) < _DUPLICATE_TITLE
-        or title_word_conflict(ta, tb) is not None
-    ):
         return False
     if pa.year is not None and pb.year is not None and pa.year != pb.year:
         return False
@@ -235,6 +228,41 @@ def _duplicate_record(a: _Scored, b: _Scored) -> bool:
             return agreement in (Agreement.AGREE, Agreement.PARTIAL)
         return agreement is Agreement.AGREE
     return True
+
+
+def _one_title(a: _Scored, b: _Scored) -> tuple[str, str]:
+    """The two normalised titles if they are one title (equal, or a typo apart), else ``""``s.
+
+    A typo apart: both at least 25 characters, similarity at least ``_DUPLICATE_TITLE`` and no
+    substituted word or number (:func:`~citeledger.resolve.scoring.title_word_conflict`).
+    """
+    ta = a.title or normalize_title(a.paper.title)
+    tb = b.title or normalize_title(b.paper.title)
+    if not ta or not tb:
+        return "", ""
+    if ta != tb and (
+        min(len(ta), len(tb)) < _DUPLICATE_MIN_LENGTH
+        or title_similarity(ta, tb) < _DUPLICATE_TITLE
+        or title_word_conflict(ta, tb) is not None
+    ):
+        return "", ""
+    return ta, tb
+
+
+def _other_version(feats: ReferenceFeatures, best: _Scored, rival: _Scored) -> str:
+    """Why ``rival`` is another publication of ``best``'s work that the reference cannot cite.
+
+    ``""`` unless the two records carry one title (:func:`_one_title`) and agreeing author lists
+    (the conference paper and its journal version), and the reference's venue kind and year
+    rule the rival out (:func:`_other_publication`).
+    """
+    why = _other_publication(feats, rival.paper)
+    if not why or not _one_title(best, rival)[0]:
+        return ""
+    ka, kb = name_keys(best.paper.authors), name_keys(rival.paper.authors)
+    if not ka or not kb or compare_authors(ka, kb)[0] is not Agreement.AGREE:
+        return ""
+    return why
 
 
 def _order(items: list[_Scored]) -> list[_Scored]:
@@ -449,14 +477,21 @@ class Resolver:
         if not candidates:
             return False, "no candidate shares the title's distinctive words", None, None
         best = candidates[0]
-        runner = next(
-            (
-                c
-                for c in candidates[1:]
-                if not _same_work(c.paper, best.paper) and not _duplicate_record(best, c)
-            ),
-            None,
+        # The rival: the best candidate of another work (a duplicate record of the best is the
+        # same work); it is reported with the result. The runner-up the margin is measured
+        # against is the best rival the reference could cite: another publication of the best's
+        # work (the same title and authors: the journal version, another year, of the conference
+        # paper the reference names) is a record the reference cannot be (the rule below refuses
+        # it as a best candidate), so it is no look-alike.
+        others = (
+            c
+            for c in candidates[1:]
+            if not _same_work(c.paper, best.paper) and not _duplicate_record(best, c)
         )
+        rival = next(others, None)
+        runner = rival
+        while runner is not None and _other_version(feats, best, runner):
+            runner = next(others, None)
         comp = best.comparison
         title = comp.title or 0.0
         failures: list[str] = []
@@ -549,19 +584,15 @@ class Resolver:
         # the other would put the wrong publication in the ledger. Preprint servers are no kind
         # here (preprint vs published, year +-1, is the same work); a shared DOI still verifies
         # through the identifier route.
-        if feats.year is not None and best.paper.year not in (None, feats.year):
-            mine, theirs = venue_kind(feats.venue), venue_kind(best.paper.venue)
-            if {mine, theirs} == {VenueKind.JOURNAL, VenueKind.CONFERENCE}:
-                failures.append(
-                    f"another publication of the work: {feats.venue!r} ({mine}, {feats.year}) "
-                    f"vs {best.paper.venue!r} ({theirs}, {best.paper.year})"
-                )
+        other = _other_publication(feats, best.paper)
+        if other:
+            failures.append(other)
         if failures:
             return (
                 False,
                 f"best candidate {_describe(best.paper)}: " + "; ".join(failures),
                 best,
-                runner,
+                rival,
             )
         if runner is not None:
             lead = comp.rank - runner.comparison.rank
@@ -575,7 +606,10 @@ class Resolver:
                     best,
                     runner,
                 )
-        return True, note, best, runner
+        if rival is not None and rival is not runner:
+            why = _other_version(feats, best, rival)
+            note = "; ".join(filter(None, [note, f"the runner-up is {why}"]))
+        return True, note, best, rival
 
     def resolve(self, ref: Reference | Paper | str) -> Resolution:
         """Resolve one reference.
@@ -1021,6 +1055,23 @@ def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
         out.append((start, end))
         start = end
     return out
+
+
+def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:
+    """Why ``paper`` is another publication of the work the reference cites, or ``""``.
+
+    One side's venue is a journal and the other's conference proceedings, and both years are
+    known and differ: a conference paper and its journal version (see ``_fuzzy_decision``).
+    """
+    if feats.year is None or paper.year is None or paper.year == feats.year:
+        return ""
+    mine, theirs = venue_kind(feats.venue), venue_kind(paper.venue)
+    if {mine, theirs} != {VenueKind.JOURNAL, VenueKind.CONFERENCE}:
+        return ""
+    return (
+        f"another publication of the work: {feats.venue!r} ({mine}, {feats.year}) "
+        f"vs {paper.venue!r} ({theirs}, {paper.year})"
+    )
 
 
 def _identifier_conflict(ref: Reference, paper: Paper) -> bool:

@@ -10,13 +10,14 @@ redacted URL, the attempt and the status, so a pager can record it and keep what
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Self
 
-from citeledger.errors import InvalidResponseError, ParseError, UnsafeXMLError
+from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
 from citeledger.sources._transport import (
     RequestsTransport,
@@ -40,7 +41,9 @@ __all__ = [
     "decode_xml",
     "invalid_response",
     "join_url",
+    "load_json",
     "make_transport",
+    "payload_shape",
     "utc_now",
 ]
 
@@ -111,6 +114,10 @@ def decode_json(response: Response, *, source: str) -> Any:
         )
     try:
         return json.loads(body)
+    except RecursionError:
+        raise invalid_response(
+            response, "truncated or invalid JSON", source=source, detail="nested too deeply"
+        ) from None
     except (ValueError, UnicodeDecodeError) as exc:
         # Keep the position: "char 1023 of 1024" is how a truncated body shows.
         raise invalid_response(
@@ -146,6 +153,53 @@ def decode_xml(response: Response, *, source: str) -> etree._Element:
         raise invalid_response(
             response, "invalid XML", source=source, detail=str(exc)[:200]
         ) from None
+
+
+def load_json(body: bytes | str, *, source: str) -> Any:
+    """``json.loads(body)`` whose every failure is a :class:`~citeledger.errors.ParseError`.
+
+    Besides invalid and truncated JSON that covers bytes that are not UTF-8, nesting deeper
+    than the decoder's recursion limit (``[[[[...``) and integers longer than Python's
+    4,300-digit conversion limit: each would otherwise leak a builtin exception.
+
+    >>> load_json(b'{"a": [1]}', source="x")
+    {'a': [1]}
+    >>> load_json(b"[" * 100_000, source="x")
+    Traceback (most recent call last):
+    ...
+    citeledger.errors.ParseError: x: not JSON: nested too deeply
+    """
+    try:
+        return json.loads(body)
+    except RecursionError:
+        raise ParseError(f"{source}: not JSON: nested too deeply") from None
+    except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError, int limit
+        raise ParseError(f"{source}: not JSON: {exc}") from None
+
+
+@contextlib.contextmanager
+def payload_shape(source: str, what: str) -> Iterator[None]:
+    """Turn a record of unexpected shape into a :class:`~citeledger.errors.ParseError`.
+
+    The parsers read each field defensively, but a source can put a number where a list
+    belongs in places nobody thought of; reading such a record must fail as a typed error of
+    that record (so list parsers skip it and keep the others), never as a ``TypeError`` or
+    ``AttributeError`` from deep inside. The original exception is chained as the cause.
+
+    >>> with payload_shape("x", "work"):
+    ...     len(5)
+    Traceback (most recent call last):
+    ...
+    citeledger.errors.ParseError: x: work of unexpected shape (TypeError: object of type 'int' has no len())
+    """  # noqa: E501
+    try:
+        yield
+    except ParseError:
+        raise
+    except (CiteledgerError, TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        raise ParseError(
+            f"{source}: {what} of unexpected shape ({type(exc).__name__}: {exc})"
+        ) from exc
 
 
 def join_url(base: str, path: str) -> str:

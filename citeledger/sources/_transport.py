@@ -366,7 +366,7 @@ def _detail(body: bytes, content_type: str = "") -> str:
     if text[:1] in (b"{", b"[") or "json" in content_type:
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # an error body nested absurdly deep is no detail
             pass
         else:
             message = _json_message(data)

@@ -687,12 +687,7 @@ def parse_failure(body: bytes | Mapping[str, Any]) -> CrossrefFailure:
 def _loads(body: bytes | Mapping[str, Any]) -> Any:
     if isinstance(body, Mapping):
         return body
-    import json  # noqa: PLC0415 - only the pure parsers need it
-
-    try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ParseError(f"crossref: not JSON: {exc}") from None
+    return load_json(body, source="crossref")
 
 
 def bibliographic_query(reference: Reference) -> str:

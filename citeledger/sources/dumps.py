@@ -254,6 +254,8 @@ def _json_lines(src: _Source, meter: _Meter, counter: _Counter) -> Iterator[dict
             continue
         try:
             record = json.loads(line)
+        except RecursionError:
+            raise ParseError(f"{src.name}: line {lineno} is not JSON: nested too deeply") from None
         except ValueError as exc:
             raise ParseError(f"{src.name}: line {lineno} is not JSON: {exc}") from exc
         if not isinstance(record, dict):

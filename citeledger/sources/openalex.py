@@ -534,12 +534,7 @@ def work_from_json(data: Mapping[str, Any]) -> OpenAlexWork:
 def _loads(body: bytes | Mapping[str, Any]) -> Any:
     if isinstance(body, Mapping):
         return body
-    import json  # noqa: PLC0415 - only the pure parsers need it
-
-    try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ParseError(f"openalex: not JSON: {exc}") from None
+    return load_json(body, source="openalex")
 
 
 def parse_work(body: bytes | Mapping[str, Any]) -> OpenAlexWork:

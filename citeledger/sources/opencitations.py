@@ -367,7 +367,9 @@ def paper_from_meta_row(row: Mapping[str, Any]) -> Paper:
 def _load(body: bytes, what: str) -> Any:
     try:
         return json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise ParseError(f"opencitations {what}: not JSON (nested too deeply)") from None
+    except (ValueError, TypeError) as exc:  # also bytes that are not UTF-8, over-long ints
         shown = body[:60].decode("utf-8", "replace")
         raise ParseError(f"opencitations {what}: not JSON ({exc}): {shown!r}") from exc
 

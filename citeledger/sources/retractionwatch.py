@@ -457,14 +457,19 @@ def parse_open_retractions(body: bytes) -> list[Event]:
     """
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise ParseError("openretractions: not JSON (nested too deeply)") from None
+    except (ValueError, TypeError) as exc:  # also bytes that are not UTF-8, over-long ints
         raise ParseError(f"openretractions: not JSON ({exc})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("identifier"), dict):
         raise ParseError("openretractions: expected an object with an 'identifier'")
     subject = _or_doi(data["identifier"])
     events: list[Event] = []
     labels: list[str] = []
-    for update in data.get("updates") or []:
+    updates = data.get("updates") or []
+    if not isinstance(updates, list):
+        raise ParseError("openretractions: 'updates' is not an array")
+    for update in updates:
         if not isinstance(update, dict):
             raise ParseError("openretractions: an update is not an object")
         label = str(update.get("type") or "").strip() or None
