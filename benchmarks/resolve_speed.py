@@ -211,6 +211,52 @@ print(json.dumps({"pairs": len(items) * repeat, "seconds": dt}))
 """
 
 
+def bench_floor(resolver: cl.Resolver, refs: list[cl.Reference]) -> None:
+    """Time the steps no resolver design can skip, alone, on the same references.
+
+    Each reference's features (normalised title, tokens, name keys), its identifier lookups,
+    and for references with a title the blocking plus RapidFuzz scoring of the candidates.
+    Their sum bounds what any resolver built on these steps could reach in this process, even
+    if comparing fields, deciding and reporting cost nothing.
+    """
+    from citeledger.resolve.scoring import ReferenceFeatures  # noqa: PLC0415
+
+    catalog = resolver.catalog
+    assert catalog is not None
+    limit = resolver.config.candidate_limit
+    t0 = time.process_time()
+    feats = [ReferenceFeatures.of(r) for r in refs]
+    t_feats = time.process_time() - t0
+    t0 = time.process_time()
+    found = [any(catalog.by_identifier(i) for i in r.identifiers) for r in refs]
+    t_ids = time.process_time() - t0
+    # The fuzzy route: references with a title whose identifiers (if any) are not in the catalog.
+    titled = [f for f, hit in zip(feats, found, strict=True) if f.title and not hit]
+    t0 = time.process_time()
+    for f in titled:
+        catalog.scored_candidates(f.title, limit=limit, ordered=False, tokens=f.tokens)
+    t_cands = time.process_time() - t0
+    total = t_feats + t_ids + t_cands
+    n = len(refs)
+    print(
+        f"floor: features {t_feats / n * 1e6:.1f} µs, identifier lookups {t_ids / n * 1e6:.1f} µs, "
+        f"blocking + candidate scoring {t_cands / max(len(titled), 1) * 1e6:.1f} µs per reference "
+        f"of the fuzzy route ({len(titled):,} of {n:,}); together {total / n * 1e6:.1f} µs per reference "
+        f"= at most {n / total:,.0f} refs per CPU-second with everything else free"
+    )
+
+
+def verify_floor(items: list[tuple[cl.Paper, cl.Paper]], repeat: int) -> float:
+    """Pairs/s of the steps ``verify`` cannot skip: both records' features and one comparison."""
+    from citeledger.resolve.scoring import ReferenceFeatures, compare  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        for a, b in items:
+            compare(ReferenceFeatures.of(cl.Reference.from_paper(a)), b)
+    return len(items) * repeat / (time.perf_counter() - t0)
+
+
 def install_fuzzycat(python: str) -> None:
     """Create the separate environment fuzzycat 0.1.23 runs in, unless it exists already.
 
@@ -246,6 +292,10 @@ def bench_verify(fuzzycat_python: str | None) -> None:
         f"verify (citeledger): {ours:,.0f} pairs/s over {len(items)} fuzzycat pairs x {repeat}; "
         "timed: cl.verify(paper, paper) only (converting the fatcat release dicts to Papers is "
         "done once before timing)"
+    )
+    print(
+        f"verify floor: Reference.from_paper + features + one compare() alone: "
+        f"{verify_floor(items, repeat):,.0f} pairs/s"
     )
     if not fuzzycat_python or not Path(fuzzycat_python).exists():
         print(f"verify (fuzzycat 0.1.23): not run: interpreter {fuzzycat_python!r} not found")
@@ -379,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{absent_verified}"
     )
     print(f"  per kind/state: {dict(sorted(per_kind.items()))}")
+    bench_floor(resolver, refs)
     print(f"peak RSS: {rss_mb():,.0f} MB")
     if not args.skip_verify:
         if args.install_fuzzycat:
