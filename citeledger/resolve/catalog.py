@@ -324,15 +324,17 @@ class Catalog:
         # ``tokens``: title_tokens(title), when the caller has them already.
         postings = self._postings
         max_df = self._max_df if self._max_df is not None else max(1000, len(self._papers) // 50)
-        known: list[tuple[int, str]] = []
+        # (document frequency, token, postings): tokens are distinct, so the sort never
+        # compares the arrays.
+        known: list[tuple[int, str, array[int]]] = []
         for tok in set(title_tokens(title) if tokens is None else tokens):
             arr = postings.get(tok)
             if arr is not None and len(arr) <= max_df:
-                known.append((len(arr), tok))
+                known.append((len(arr), tok, arr))
         if not known:
             return []
         known.sort()
-        chosen = [postings[tok] for _, tok in known[: self._block_tokens]]
+        chosen = [k[2] for k in known[: self._block_tokens]]
         first = chosen[0]
         if len(chosen) == 1:
             return list(first)
@@ -390,8 +392,8 @@ class Catalog:
             score_cutoff=score_cutoff,
             limit=None,
         )
-        scored = [(float(score), ids[idx]) for _, score, idx in hits]
-        scored.sort(key=lambda s: -s[0])
+        # extract() returns the hits best first (ties in index order), scores as floats.
+        scored = [(score, ids[idx]) for _, score, idx in hits]
         if len(scored) > limit > 0:
             floor = scored[limit - 1][0]
             scored = [s for s in scored if s[0] >= floor]
