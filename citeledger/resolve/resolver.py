@@ -1086,8 +1086,14 @@ def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
         if mine.startswith(PREPRINT_DOI_PREFIXES):
             continue
         scheme = ident.scheme
-        theirs = [version_key(i) for i in paper.identifiers if i.scheme is scheme]
-        if theirs and all(k != mine and not k.startswith(PREPRINT_DOI_PREFIXES) for k in theirs):
+        # The paper's own identifiers of that scheme, its preprint DOIs aside: a bioRxiv DOI
+        # beside the journal DOI does not make another journal DOI compatible.
+        theirs = [
+            k
+            for k in (version_key(i) for i in paper.identifiers if i.scheme is scheme)
+            if not k.startswith(PREPRINT_DOI_PREFIXES)
+        ]
+        if theirs and mine not in theirs:
             return True
     return False
 

@@ -287,7 +287,12 @@ def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[
             continue
         matched += 1
         if i == 0:
-            first_ok = not (a.initial and hit.initial and a.initial != hit.initial)
+            ai, hi = a.initial, hit.initial
+            first_ok = not (ai and hi and ai != hi) or (
+                # The name order confused ("Wei Li" / "Li Wei"): each initial is the other's
+                # family name's.
+                a.family != hit.family and ai == hit.family[:1] and hi == family[:1]
+            )
     score = 100.0 * matched / len(left)
     if matched == 0:
         return Agreement.DISAGREE, 0.0
