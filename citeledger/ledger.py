@@ -591,7 +591,9 @@ class CitationRecord:
         """
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except RecursionError:
+            raise DeserializationError("invalid JSON", ("nested too deeply",)) from None
+        except (ValueError, TypeError) as exc:  # also non-UTF-8 bytes, over-long integers
             raise DeserializationError("invalid JSON", (str(exc),)) from exc
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             got = data.get("schema") if isinstance(data, dict) else type(data).__name__

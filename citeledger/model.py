@@ -21,13 +21,18 @@ import enum
 import re
 import unicodedata
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import attrs
 from attrs import field, frozen
 
-from citeledger.errors import IncompatibleMeasurements, ModelError, NaiveDatetimeError
+from citeledger.errors import (
+    CiteledgerError,
+    IncompatibleMeasurements,
+    ModelError,
+    NaiveDatetimeError,
+)
 from citeledger.identifiers import (
     IDENTIFIER_TYPES,
     Identifier,
@@ -297,7 +302,7 @@ def _identifiers(
     if isinstance(values, (str, *IDENTIFIER_TYPES)):
         items = [cast("Identifier | str", values)]
     else:
-        items = cast("Iterable[Identifier | str]", values)
+        items = cast("Iterable[Identifier | str]", _iterable(values, "identifiers"))
     out: list[Identifier] = []
     for v in items:
         ident = _identifier(v)
@@ -306,18 +311,35 @@ def _identifiers(
     return tuple(out)
 
 
+def _iterable(values: object, what: str) -> Iterable[Any]:
+    """``values`` when it is a collection of items; a clear error for a number, bytes, ..."""
+    # bytes iterate as ints and a dict as its keys: both silently read the wrong thing.
+    if isinstance(values, bytes | bytearray | Mapping) or not isinstance(values, Iterable):
+        raise ModelError(f"{what}: expected a list, got {type(values).__name__}")
+    return values
+
+
 def _strs(values: Iterable[str] | str | None) -> tuple[str, ...]:
     if values is None or (type(values) is tuple and not values):
         return ()
     if isinstance(values, str):
         return (values,)
-    return tuple(str(v) for v in values)
+    return tuple(_text(v, "a list item") for v in _iterable(values, "strings"))
+
+
+def _text(value: object, what: str) -> str:
+    # Numbers read as text ("12" for a volume); a list, a dict or bytes would become "[...]".
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise ModelError(f"{what}: expected a string, got {type(value).__name__}")
 
 
 def _opt_str(value: object) -> str | None:
     if value is None:
         return None
-    text = " ".join(str(value).split())
+    text = " ".join(_text(value, "text field").split())
     return text or None
 
 
@@ -359,14 +381,24 @@ _YEAR_RE = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d|21\d\d)(?!\d)")
 
 
 def _year(value: object) -> int | None:
-    """Accept 2021, "2021", "(2021)", "2021a", "c. 2021"; anything else -> None (kept raw)."""
+    """Accept 2021, "2021", "(2021)", "2021a", "c. 2021"; anything else -> None (kept raw).
+
+    A value that is not text or a number at all (a list, bytes, a float with a fraction) is an
+    error rather than a year quietly lost or truncated.
+    """
     if value is None or value == "":
         return None
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
-    m = _YEAR_RE.search(str(value))
+    if isinstance(value, float):
+        if value.is_integer():
+            return int(value)
+        raise ModelError(f"year: expected a whole number, got {value!r}")
+    if not isinstance(value, str):
+        raise ModelError(f"year: expected a number or a string, got {type(value).__name__}")
+    m = _YEAR_RE.search(value)
     return int(m.group(1)) if m else None
 
 
@@ -375,8 +407,13 @@ def _extra(
 ) -> tuple[tuple[str, str], ...]:
     if value is None or (type(value) is tuple and not value):
         return ()
-    items = value.items() if isinstance(value, Mapping) else value
-    return tuple((str(k), str(v)) for k, v in items)
+    items = value.items() if isinstance(value, Mapping) else _iterable(value, "extra")
+    out = []
+    for item in items:
+        if isinstance(item, str | bytes) or not isinstance(item, Sequence) or len(item) != 2:
+            raise ModelError(f"extra: expected (name, value) pairs, got {item!r}")
+        out.append((str(item[0]), str(item[1])))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- authors
@@ -444,6 +481,9 @@ class Author:
         >>> Author.from_string("Rajbhandari, Samyam").given
         'Samyam'
         """
+        if not isinstance(name, str):
+            msg = f"expected a name string, got {type(name).__name__}"
+            raise ModelError(msg)
         raw = " ".join(name.split()).strip(" ,;")
         if not raw:
             return cls(raw=None)
@@ -523,8 +563,14 @@ def _author(value: Author | str | Mapping[str, Any]) -> Author:
     if isinstance(value, str):
         return Author.from_string(value)
     if isinstance(value, Mapping):
+        unknown = sorted(str(k) for k in value if k not in _AUTHOR_FIELDS)
+        if unknown:
+            raise ModelError(f"author: unknown field(s) {', '.join(unknown)}")
         return Author(**value)
     raise ModelError(f"expected an Author or a name, got {type(value).__name__}")
+
+
+_AUTHOR_FIELDS = frozenset(a.name for a in attrs.fields(Author))
 
 
 _ET_AL_RE = re.compile(r"[\s,;]*\b(?:et\.?\s*al\.?|and\s+others)[\s.,;]*$", re.IGNORECASE)
@@ -583,7 +629,9 @@ def _authors(
         # Fast path (the parser passes a tuple of Authors): nothing to convert or drop.
         return cast("tuple[Author, ...]", values)
     return tuple(
-        _author(v) for v in values if not (isinstance(v, str) and not _ET_AL_RE.sub("", v).strip())
+        _author(v)
+        for v in _iterable(values, "authors")
+        if not (isinstance(v, str) and not _ET_AL_RE.sub("", v).strip())
     )
 
 
@@ -608,11 +656,30 @@ class Relation:
 def _relations(values: Iterable[Relation | Mapping[str, Any]] | None) -> tuple[Relation, ...]:
     if values is None:
         return ()
-    return tuple(v if isinstance(v, Relation) else Relation(**v) for v in values)
+    return tuple(_relation(v) for v in _iterable(values, "related"))
+
+
+def _relation(value: Relation | Mapping[str, Any]) -> Relation:
+    if isinstance(value, Relation):
+        return value
+    if not isinstance(value, Mapping):
+        raise ModelError(f"related: expected a Relation, got {type(value).__name__}")
+    try:
+        return Relation(**value)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, CiteledgerError):
+            raise
+        raise ModelError(f"related: {exc}") from None
 
 
 def _work_type(value: WorkType | str | None) -> WorkType | None:
-    return None if value is None else WorkType(value)
+    if value is None:
+        return None
+    try:
+        return WorkType(value)
+    except ValueError:
+        allowed = ", ".join(repr(m.value) for m in WorkType)
+        raise ModelError(f"work_type: expected one of {allowed}, got {value!r}") from None
 
 
 def _title(value: object) -> str | None:
@@ -724,10 +791,21 @@ def _year_input(value: int | str | None) -> int | None:
     return cast("int | None", value)
 
 
+def _opt_raw(_: object, __: attrs.Attribute[str | None], value: object) -> None:
+    # The string exactly as printed: kept as given, so never converted, only checked.
+    if value is not None and not isinstance(value, str):
+        raise ModelError(f"raw: expected the reference string, got {type(value).__name__}")
+
+
 def _malformed(values: Iterable[MalformedFragment] | None) -> tuple[MalformedFragment, ...]:
     if values is None:
         return ()
-    return values if type(values) is tuple else tuple(values)
+    items = values if type(values) is tuple else tuple(_iterable(values, "malformed"))
+    for item in items:
+        if not isinstance(item, MalformedFragment):
+            msg = f"malformed: expected MalformedFragment values, got {type(item).__name__}"
+            raise ModelError(msg)
+    return items
 
 
 @frozen(kw_only=True)
@@ -754,7 +832,7 @@ class Reference:
     """
 
     position: int | None = field(default=None, converter=_opt_position)
-    raw: str | None = field(default=None)
+    raw: str | None = field(default=None, validator=_opt_raw)
     key: str | None = None
     title: str | None = field(default=None, converter=_title)
     authors: tuple[Author, ...] = field(default=(), converter=_authors)

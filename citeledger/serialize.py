@@ -318,8 +318,18 @@ def loads(text: str | bytes, cls: type[T], *, converter: cattrs.Converter | None
     Raises:
         DeserializationError: the JSON is invalid or does not fit ``cls``.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DeserializationError("invalid JSON", (str(exc),)) from exc
+    data = _json(text)
     return structure(data, cls, converter=converter)
+
+
+def _json(text: object) -> Any:
+    """``json.loads`` with every failure as a :class:`DeserializationError`."""
+    if not isinstance(text, str | bytes | bytearray):
+        msg = f"expected a JSON string or bytes, got {type(text).__name__}"
+        raise DeserializationError("invalid JSON", (msg,))
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise DeserializationError("invalid JSON", ("nested too deeply",)) from None
+    except ValueError as exc:  # JSONDecodeError, bytes that are not UTF-8, over-long integers
+        raise DeserializationError("invalid JSON", (str(exc),)) from None

@@ -105,7 +105,7 @@ def test_another_publication_does_not_hide_a_real_look_alike() -> None:
     # The journal version is skipped as a rival, but a third record of another work that is as
     # close as the best still makes the match ambiguous.
     sibling = cl.Paper(
-        title=_CONF.title.removesuffix("s"),  # "... discriminant projection"
+        title=(_CONF.title or "").removesuffix("s"),  # "... discriminant projection"
         authors=_CONF.authors,
         venue="VLDB",
         year=2002,

@@ -63,7 +63,9 @@ from citeledger.sources._common import (
     decode_json,
     invalid_response,
     join_url,
+    load_json,
     make_transport,
+    payload_shape,
     utc_now,
 )
 from citeledger.sources._transport import Request
@@ -528,14 +530,43 @@ def reference_from_crossref(
     )
 
 
+def _reference_or_unreadable(
+    data: Mapping[str, Any], *, position: int, parse_unstructured: bool
+) -> Reference:
+    """One ``reference[]`` entry; an entry of unexpected shape is kept, not lost with the work.
+
+    A deposit with, say, a number for ``author`` must not cost the citing work its other
+    references: the entry is kept at its position with its ``key`` and ``unstructured`` text
+    (when they are strings) and the reason in ``extra``.
+    """
+    try:
+        with payload_shape("crossref", "reference entry"):
+            return reference_from_crossref(
+                data, position=position, parse_unstructured=parse_unstructured
+            )
+    except ParseError as exc:
+        key, raw = data.get("key"), data.get("unstructured")
+        return Reference(
+            position=position,
+            key=key if isinstance(key, str) else None,
+            raw=raw if isinstance(raw, str) else None,
+            extra=(("unreadable", str(exc)),),
+        )
+
+
 def work_from_message(
     message: Mapping[str, Any], *, parse_unstructured: bool = True
 ) -> CrossrefWork:
     """A work record (the ``message`` of ``/works/{doi}`` or one ``items[]`` entry).
 
     Raises:
-        ParseError: the record has no usable DOI.
+        ParseError: the record has no usable DOI, or is of unexpected shape.
     """
+    with payload_shape("crossref", "work record"):
+        return _work_from_message(message, parse_unstructured=parse_unstructured)
+
+
+def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) -> CrossrefWork:
     doi = _doi_or_none(message.get("DOI"))
     if doi is None:
         raise ParseError(f"crossref: work record without a valid DOI: {message.get('DOI')!r}")
@@ -573,7 +604,7 @@ def work_from_message(
         source=_SOURCE,
     )
     references = tuple(
-        reference_from_crossref(r, position=i, parse_unstructured=parse_unstructured)
+        _reference_or_unreadable(r, position=i, parse_unstructured=parse_unstructured)
         for i, r in enumerate(message.get("reference") or (), start=1)
         if isinstance(r, Mapping)
     )
@@ -633,8 +664,11 @@ def parse_work_list(
         ParseError: not JSON, a failure body, or not a work list.
     """
     message = _envelope(_loads(body), "work-list")
+    items = message.get("items") or ()
+    if not isinstance(items, list | tuple):
+        raise ParseError(f"crossref: work-list 'items' is not an array: {type(items).__name__}")
     works = []
-    for item in message.get("items") or ():
+    for item in items:
         if not isinstance(item, Mapping):
             continue
         try:

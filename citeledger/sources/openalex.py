@@ -75,7 +75,9 @@ from citeledger.sources._common import (
     decode_json,
     invalid_response,
     join_url,
+    load_json,
     make_transport,
+    payload_shape,
     utc_now,
 )
 from citeledger.sources._transport import Request
@@ -370,11 +372,13 @@ def rebuild_abstract(inverted_index: Mapping[str, Sequence[Any]] | None) -> str 
     ... )
     'Despite growing interest, the end the'
     """
-    if not inverted_index:
+    if not inverted_index or not isinstance(inverted_index, Mapping):
         return None
     slots: dict[int, str] = {}
     for word, positions in inverted_index.items():
-        for pos in positions or ():
+        if not isinstance(positions, list | tuple):
+            continue  # a junk entry loses one word, not the work
+        for pos in positions:
             if isinstance(pos, int) and pos >= 0:
                 slots[pos] = word
     if not slots:
@@ -466,8 +470,13 @@ def work_from_json(data: Mapping[str, Any]) -> OpenAlexWork:
     """A work object (``/works/{id}`` body or one ``results[]`` entry).
 
     Raises:
-        ParseError: the object has no valid OpenAlex W id.
+        ParseError: the object has no valid OpenAlex W id, or is of unexpected shape.
     """
+    with payload_shape("openalex", "work"):
+        return _work_from_json(data)
+
+
+def _work_from_json(data: Mapping[str, Any]) -> OpenAlexWork:
     wid = _opt_ident(data.get("id"), "openalex")
     if not isinstance(wid, OpenAlexId):
         raise ParseError(f"openalex: work without a valid W id: {data.get('id')!r}")

@@ -61,7 +61,7 @@ from citeledger.model import (
 )
 from citeledger.page import CountedCitation
 from citeledger.sources import Capability, Paged, unsupported
-from citeledger.sources._common import TransportSwap
+from citeledger.sources._common import TransportSwap, payload_shape
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
@@ -448,6 +448,11 @@ def paper_from_json(data: Mapping[str, Any]) -> Paper:
     """A :class:`Paper` from one S2 paper object (as in ``/paper``, batch or listings)."""
     if not isinstance(data, Mapping):
         raise ParseError(f"semanticscholar: expected a paper object, got {type(data).__name__}")
+    with payload_shape("semanticscholar", "paper object"):
+        return _paper_from_json(data)
+
+
+def _paper_from_json(data: Mapping[str, Any]) -> Paper:
     journal = data.get("journal") or {}
     types = data.get("publicationTypes") or []
     work_type = next((_WORK_TYPES[t] for t in types if t in _WORK_TYPES), None)
@@ -507,10 +512,14 @@ def parse_batch(body: bytes, requested: Sequence[str]) -> list[BatchItem]:
     for req, entry in zip(requested, data, strict=True):
         if entry is None:
             items.append(BatchItem(requested=req, status=BatchStatus.NOT_FOUND, reason="null"))
+            continue
+        try:
+            paper = paper_from_json(entry)
+        except ParseError as exc:
+            # One unreadable position must not cost the batch its other papers.
+            items.append(BatchItem(requested=req, status=BatchStatus.ERROR, reason=str(exc)))
         else:
-            items.append(
-                BatchItem(requested=req, status=BatchStatus.FOUND, paper=paper_from_json(entry))
-            )
+            items.append(BatchItem(requested=req, status=BatchStatus.FOUND, paper=paper))
     return items
 
 
@@ -532,11 +541,17 @@ def _links(rows: list[Any], key: str, offset: int) -> tuple[S2Link, ...]:
             raise ParseError(f"semanticscholar: listing element {offset + i} has no {key!r}")
         influential = row.get("isInfluential")
         count = row[key].get("citationCount")
+        contexts, intents = row.get("contexts") or (), row.get("intents") or ()
+        if not isinstance(contexts, list | tuple) or not isinstance(intents, list | tuple):
+            raise ParseError(
+                f"semanticscholar: listing element {offset + i} has contexts/intents "
+                "that are not arrays"
+            )
         out.append(
             S2Link(
                 paper=paper_from_json(row[key]),
-                contexts=tuple(row.get("contexts") or ()),
-                intents=tuple(row.get("intents") or ()),
+                contexts=tuple(contexts),
+                intents=tuple(intents),
                 influential=influential if isinstance(influential, bool) else None,
                 index=offset + i,
                 citation_count=count
