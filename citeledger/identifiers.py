@@ -18,6 +18,7 @@ nested quantifiers, so every function runs in time linear in its input.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from enum import StrEnum
 from functools import partial
@@ -460,7 +461,10 @@ def _clean(text: str) -> str:
     if "&" in s:
         s = _ENTITY_RE.sub(_entity, s)
     if "%" in s and _PERCENT_RE.search(s):
-        s = unquote(s)
+        # Escapes that are not UTF-8 ("%ff%fe") are left as they are: decoding them with
+        # replacement characters would make up a DOI nobody registered.
+        with contextlib.suppress(UnicodeDecodeError):
+            s = unquote(s, errors="strict")
     s = s.strip()
     # No identifier starts with an opening bracket or a quote ("(doi:10...)", "<https://...>").
     i = 0
@@ -912,6 +916,8 @@ def normalize_doi(text: str) -> DOI:
 
     .. versionadded:: 0.1.0
     """
+    if not isinstance(text, str):
+        raise InvalidIdentifier(repr(text), "an identifier must be given as a string", None)
     return _make(DOI, _doi_value(text))
 
 
@@ -931,6 +937,8 @@ def normalize_arxiv(text: str) -> ArxivId:
 
     .. versionadded:: 0.1.0
     """  # noqa: E501
+    if not isinstance(text, str):
+        raise InvalidIdentifier(repr(text), "an identifier must be given as a string", None)
     return _make(ArxivId, _arxiv_value(text))
 
 
@@ -990,6 +998,8 @@ def parse_identifier(text: str, scheme: str | Scheme | None = None) -> Identifie
 
     .. versionadded:: 0.1.0
     """
+    if not isinstance(text, str):
+        raise InvalidIdentifier(repr(text), "an identifier must be given as a string", None)
     if not isinstance(text, str):
         raise InvalidIdentifier(repr(text), "an identifier must be given as a string", None)
     if scheme is not None:
@@ -1144,7 +1154,10 @@ _PMC_AFTER_LABEL_RE: Final = re.compile(
 # The registrant after "10.": digits with optional dotted sub-parts; '.' separates the repeats,
 # so the match cannot backtrack.
 _REGISTRANT_RE: Final = re.compile(r"([0-9]*)(?:\.[0-9]+)*")
-_TOKEN_RE: Final = re.compile(r'[^\s"<>]+')
+# A token after a label or in a URL. Bounded: a label repeated without spaces ("doi:doi:...")
+# is scanned from each occurrence, and an unbounded token would make that quadratic in the
+# text's length. Real DOIs and URLs are far shorter than 1,024 characters.
+_TOKEN_RE: Final = re.compile(r'[^\s"<>]{1,1024}')
 # The longest arXiv id ("cond-mat.stat-mech/0512345v12") is far shorter than 64 characters.
 _ARXIV_TOKEN_RE: Final = re.compile(r"[\w./-]{1,64}")
 _HAS_DIGIT_RE: Final = re.compile(r"[0-9]")
@@ -1496,4 +1509,6 @@ def find_identifiers(text: str) -> FoundIdentifiers:
 
     .. versionadded:: 0.1.0
     """
+    if not isinstance(text, str):
+        raise InvalidIdentifier(repr(text), "the text to search must be a string", None)
     return _Scanner(text).run()

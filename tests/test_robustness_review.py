@@ -8,6 +8,7 @@ gets a typed error from :mod:`citeledger.errors` or a typed state.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -264,3 +265,59 @@ def test_open_retractions_updates_not_a_list_is_a_parse_error() -> None:
     body = b'{"retracted": true, "identifier": {"doi": "10.1234/a"}, "updates": -1}'
     with pytest.raises(cl.ParseError, match="updates"):
         retractionwatch.parse_open_retractions(body)
+
+
+# --------------------------------------------------------------------------- lead's files
+
+
+@pytest.mark.parametrize("label", ["doi:", "PMID:", "CorpusId:", "PMCID:"])
+def test_find_identifiers_is_linear_on_a_repeated_label(label: str) -> None:
+    # Each label scanned its whole unbroken remainder: 100 KB of "doi:" took 7 s. The token a
+    # label reads is now bounded, so ten times the text costs about ten times the time.
+    small, large = label * (5_000 // len(label)), label * (50_000 // len(label))
+    t0 = time.perf_counter()
+    cl.find_identifiers(small)
+    t_small = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    cl.find_identifiers(large)
+    t_large = time.perf_counter() - t0
+    assert t_large < 25 * max(t_small, 1e-3)
+    assert t_large < 2.0
+
+
+@pytest.mark.parametrize("value", [None, b"10.1234/abc", 5, ["10.1234/abc"]])
+def test_identifier_functions_reject_non_strings_with_a_typed_error(value: object) -> None:
+    for func in (cl.normalize_doi, cl.normalize_arxiv, cl.find_identifiers):
+        with pytest.raises(cl.InvalidIdentifier):
+            func(value)  # type: ignore[arg-type]
+
+
+def test_percent_escapes_that_are_not_utf8_are_left_alone() -> None:
+    # Decoding them with replacement characters made up "doi:10.1234/\ufffd\ufffd".
+    assert str(cl.normalize_doi("https://doi.org/10.1234/%ff%fe")) == "doi:10.1234/%ff%fe"
+    assert "\ufffd" not in str(cl.normalize_doi("10.1234/%E9%ZZ"))
+    assert str(cl.normalize_doi("10.1234/abc%2Fdef")) == "doi:10.1234/abc/def"  # still decoded
+
+
+@pytest.mark.parametrize("papers", [[None], [cl.Paper(title="A paper"), 123], "abc", 5, b"x"])
+def test_a_catalog_of_non_papers_is_a_typed_error(papers: object) -> None:
+    with pytest.raises(cl.ModelError, match="catalog"):
+        cl.Resolver(papers)  # type: ignore[arg-type]
+
+
+def test_a_catalog_error_names_the_item() -> None:
+    with pytest.raises(cl.ModelError, match="catalog item 1: expected a Paper, got int"):
+        cl.Catalog([cl.Paper(title="A paper"), 7])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("refs", [None, 5, "Smith J (2020) A title. Nature 1:2", b"x"])
+def test_resolve_many_of_a_non_iterable_is_a_typed_error(refs: object) -> None:
+    resolver = cl.Resolver([cl.Paper(title="A paper")])
+    with pytest.raises(cl.ModelError, match="resolve_many takes an iterable"):
+        resolver.resolve_many(refs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("paper", [None, 123, "a paper", cl.Reference(title="A paper")])
+def test_verify_against_a_non_paper_is_a_typed_error(paper: object) -> None:
+    with pytest.raises(cl.ModelError, match="verify compares with a Paper"):
+        cl.verify(cl.Reference(title="A paper"), paper)  # type: ignore[arg-type]

@@ -23,18 +23,19 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from rapidfuzz import fuzz, process
 
+from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, work_key
+from citeledger.model import Paper
 from citeledger.resolve.normalize import normalize_text, normalize_title, title_tokens
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from citeledger.model import Paper, Reference
+    from citeledger.model import Reference
 
 __all__ = [
     "PREPRINT_DOI_PREFIXES",
@@ -139,6 +140,11 @@ class CandidateProvider(Protocol):
         ...
 
 
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 # normalize_text without its LRU cache: each catalog title is normalised once at build time and
 # again only when it is a candidate, rarely twice in a row, so caching them would only evict the
 # entries that do repeat (venues, reference titles) from the shared cache.
@@ -213,8 +219,17 @@ class Catalog:
             have.append(pid)
 
     def add(self, paper: Paper) -> int:
-        """Add one paper; return its id in this catalog."""
+        """Add one paper; return its id in this catalog.
+
+        Raises:
+            ModelError: ``paper`` is not a :class:`~citeledger.model.Paper` (the message says
+                which item of the stream it was).
+        """
         pid = len(self._papers)
+        if not isinstance(paper, Paper):
+            raise ModelError(
+                f"catalog item {pid}: expected a Paper, got {type(paper).__name__}: {_shown(paper)}"
+            )
         self._papers.append(paper)
         title = _normalize_once(paper.title) if paper.title else ""
         self._titles.append(" ".join(sorted(title.split())))
@@ -236,7 +251,18 @@ class Catalog:
         return pid
 
     def extend(self, papers: Iterable[Paper]) -> None:
-        """Add papers from any iterable (streamed, one at a time)."""
+        """Add papers from any iterable (streamed, one at a time).
+
+        Raises:
+            ModelError: ``papers`` is a string or not iterable, or one of its items is not a
+                :class:`~citeledger.model.Paper`.
+        """
+        given: object = papers  # checked as what a caller may really pass
+        if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+            raise ModelError(
+                f"a catalog is built from papers (any iterable of Paper), not a "
+                f"{type(given).__name__}"
+            )
         add = self.add
         for paper in papers:
             add(paper)

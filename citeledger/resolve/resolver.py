@@ -828,7 +828,14 @@ class Resolver:
             WorkerLost: A child process died (killed, out of memory) before reporting its
                 batch; the other children are stopped. An exception raised in a child is
                 raised here.
+            ModelError: ``refs`` is a string or not iterable (a bad *item* is a
+                ``PARSE_UNCERTAIN`` result instead).
         """
+        if isinstance(refs, str | bytes) or not isinstance(refs, Iterable):
+            raise ModelError(
+                "resolve_many takes an iterable of references, papers or reference strings, "
+                f"not a {type(refs).__name__} (one string: use resolve())"
+            )
         given = list(refs)
         total = len(given)
         bad = {i: _bad_item(i, ref) for i, ref in enumerate(given) if not _resolvable(ref)}
@@ -1275,8 +1282,13 @@ def verify(
     >>> cl.verify(a, b).state
     <ResolutionState.VERIFIED_FUZZY: 'verified_fuzzy'>
 
+    Raises:
+        ModelError: ``paper`` is not a :class:`~citeledger.model.Paper`.
+
     .. versionadded:: 0.1.0
     """
+    if not isinstance(paper, Paper):
+        raise ModelError(f"verify compares with a Paper, not a {type(paper).__name__}")
     resolver = Resolver(
         config=config if config is not None else _DEFAULT_CONFIG, providers=(_OnePaper(paper),)
     )
