@@ -19,6 +19,7 @@ synthetic set, and ``verify`` pairs/s on the fuzzycat pairs next to fuzzycat 0.1
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -224,6 +225,8 @@ def bench_floor(resolver: cl.Resolver, refs: list[cl.Reference]) -> None:
     catalog = resolver.catalog
     assert catalog is not None
     limit = resolver.config.candidate_limit
+    # As resolve_many does: the catalog's objects out of the collector's walks.
+    gc.freeze()
     t0 = time.process_time()
     feats = [ReferenceFeatures.of(r) for r in refs]
     t_feats = time.process_time() - t0
@@ -236,6 +239,7 @@ def bench_floor(resolver: cl.Resolver, refs: list[cl.Reference]) -> None:
     for f in titled:
         catalog.scored_candidates(f.title, limit=limit, ordered=False, tokens=f.tokens)
     t_cands = time.process_time() - t0
+    gc.unfreeze()
     total = t_feats + t_ids + t_cands
     n = len(refs)
     print(
