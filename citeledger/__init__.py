@@ -113,7 +113,14 @@ from citeledger.page import (
 from citeledger.resolve import CandidateProvider, Catalog, Resolver, ResolverConfig, verify
 from citeledger.sample import SampleSource
 from citeledger.serialize import dumps, loads, make_converter, structure
-from citeledger.sources import Capability, Paged, Source, SourceRegistry, load_source
+from citeledger.sources import (
+    Capability,
+    Paged,
+    Source,
+    SourceRegistry,
+    UnreadableItem,
+    load_source,
+)
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
@@ -225,6 +232,7 @@ __all__ = [
     "StateCount",
     "Transport",
     "TransportError",
+    "UnreadableItem",
     "UnsafeXMLError",
     "UnsupportedCapability",
     "WorkNotices",

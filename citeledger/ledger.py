@@ -59,7 +59,15 @@ from citeledger.page import (
 )
 from citeledger.resolve import Resolver
 from citeledger.serialize import make_converter, structure
-from citeledger.sources import Capability, Paged, Source, SourceRegistry
+from citeledger.sources import (
+    UNREADABLE,
+    Capability,
+    Paged,
+    Source,
+    SourceRegistry,
+    UnreadableItem,
+    describe_unreadable,
+)
 from citeledger.sources._transport import Transport
 
 if TYPE_CHECKING:
@@ -112,6 +120,10 @@ class Outcome(enum.StrEnum):
     SKIPPED = "skipped"
 
 
+def _unreadable_items(items: Iterable[UnreadableItem]) -> tuple[UnreadableItem, ...]:
+    return tuple(items)
+
+
 @frozen(kw_only=True)
 class SourceReport:
     """One call the builder made to one source, and how it went. Nothing is dropped silently.
@@ -126,6 +138,11 @@ class SourceReport:
         error: The error's message, when it failed.
         error_type: The error's class name ("SourceTimeout").
         subject: What was asked about (an identifier or work key), when not the record's paper.
+        unreadable: Items the source sent that could not be read (not counted in
+            ``fetched``), each with its position and reason.
+
+    .. versionchanged:: 0.1.0
+       ``unreadable``.
     """
 
     source: str
@@ -137,6 +154,7 @@ class SourceReport:
     error: str | None = None
     error_type: str | None = None
     subject: str | None = None
+    unreadable: tuple[UnreadableItem, ...] = field(default=(), converter=_unreadable_items)
 
     def describe(self) -> str:
         """One line: "openalex citations: error (SourceTimeout: read timed out)"."""
@@ -148,6 +166,8 @@ class SourceReport:
             text += f", {self.fetched:,} received"
             if self.total is not None:
                 text += f" of {self.total:,} announced"
+        if self.unreadable:
+            text += ", " + describe_unreadable(self.unreadable)
         if self.capped:
             text += ", stopped at the disclosed page cap"
         if self.error:
@@ -1501,13 +1521,15 @@ def _build(
             refs = list(refs or [])
             ref_lists.append((src, refs))
             ref_names.append(_provenance(src, ident, Capability.REFERENCES))
+            unread = _unreadable_references(src.name, refs)
             reports.append(
                 SourceReport(
                     source=src.name,
                     capability="references",
-                    outcome=Outcome.OK,
-                    fetched=len(refs),
+                    outcome=Outcome.PARTIAL if unread else Outcome.OK,
+                    fetched=len(refs) - len(unread),
                     total=len(refs),
+                    unreadable=unread,
                 )
             )
     base = resolver if resolver is not None else Resolver([])
@@ -1562,6 +1584,7 @@ def _build(
             continue
         raw, capped, error, complete = _iterate(it, inbound_cap, advance)
         announced = it.total if isinstance(it, Paged) else None
+        unread = tuple(it.skipped) if isinstance(it, Paged) else ()
         items: list[Observation] = []
         for item in raw:
             if isinstance(item, CountedCitation):
@@ -1581,6 +1604,7 @@ def _build(
                     outcome=Outcome.NOT_FOUND if _not_found(error) else Outcome.ERROR,
                     error=error.message,
                     error_type=type(error).__name__,
+                    unreadable=unread,
                 )
             )
             continue
@@ -1592,17 +1616,23 @@ def _build(
             seen_obs.add(obs)
             inbound.append(obs)
         cit_names.append(_provenance(src, ident, Capability.CITATIONS))
+        # Unreadable items were sent, so they count toward what there is to measure.
+        sent = fetched + len(unread)
         src_total = (
-            announced if announced is not None else (fetched if complete and not capped else None)
+            announced if announced is not None else (sent if complete and not capped else None)
         )
-        if src_total is not None and src_total < fetched:
-            src_total = fetched
+        if src_total is not None and src_total < sent:
+            src_total = sent
         if announced is not None:
             totals_by_source.append(Claim(source=src.name, value=f"{announced:,}", observed=built))
         inbound_total = (
             None if inbound_total is None or src_total is None else inbound_total + src_total
         )
-        outcome = Outcome.OK if complete and error is None and not capped else Outcome.PARTIAL
+        outcome = (
+            Outcome.OK
+            if complete and error is None and not capped and not unread
+            else Outcome.PARTIAL
+        )
         reports.append(
             SourceReport(
                 source=src.name,
@@ -1613,8 +1643,14 @@ def _build(
                 capped=capped,
                 error=(error.message if error is not None else None),
                 error_type=(type(error).__name__ if error is not None else None),
+                unreadable=unread,
             )
         )
+        if unread:
+            inbound_reasons.append(
+                f"{src.name}: citing-paper items received but not itemized: "
+                + describe_unreadable(unread)
+            )
         if capped:
             inbound_reasons.append(
                 f"{src.name}: stopped at the disclosed page cap of {inbound_cap:,}"
@@ -1624,7 +1660,7 @@ def _build(
                 f"{src.name}: paging stopped after {fetched:,} by "
                 f"{type(error).__name__} ({error.message})"
             )
-        elif not capped and announced is not None and fetched < announced:
+        elif not capped and announced is not None and sent < announced:
             inbound_reasons.append(
                 f"{src.name} itemizes {fetched:,} of the {announced:,} citing papers it counts"
             )
@@ -1806,6 +1842,25 @@ def _build(
     )
 
 
+def _is_unreadable(ref: Reference) -> bool:
+    return any(k == UNREADABLE for k, _ in ref.extra)
+
+
+def _unreadable_references(source: str, refs: Sequence[Reference]) -> tuple[UnreadableItem, ...]:
+    """The reference entries a source kept at their positions although it could not read them."""
+    return tuple(
+        UnreadableItem.of(
+            source,
+            "reference entry",
+            None if ref.position is None else ref.position - 1,
+            ref.get_extra(UNREADABLE) or "unreadable",
+            ref.raw or ref.key,
+        )
+        for ref in refs
+        if _is_unreadable(ref)
+    )
+
+
 def _failures(reports: Sequence[SourceReport], capability: str) -> list[str]:
     return [
         r.describe()
@@ -1832,6 +1887,12 @@ def _ref_coverage(
 ) -> Coverage:
     facet = Facet.REFERENCE_RESOLUTION
     failures = [*_failures(reports, "references"), *resolve_failures]
+    failures += [
+        f"{r.source}: reference entries that could not be read: "
+        + describe_unreadable(r.unreadable)
+        for r in reports
+        if r.capability == "references" and r.subject is None and r.unreadable
+    ]
     srcs = _merge_names(names)
     if not ref_lists:
         reason = "; ".join(failures) or "no named source can list the paper's references"
@@ -1843,7 +1904,8 @@ def _ref_coverage(
             state=CoverageState.UNAVAILABLE,
             reason=reason,
         )
-    measured = len(outbound)
+    # An entry kept only as "unreadable" has an observation but nothing was resolved from it.
+    measured = sum(1 for o in outbound if o.reference is None or not _is_unreadable(o.reference))
     observed = built if total else None
     if failures:
         return Coverage(

@@ -255,10 +255,14 @@ def test_s2_odd_paper_is_a_parse_error_and_an_error_item_in_a_batch(odd: dict[st
     assert "unexpected shape" in (items[1].reason or "")
 
 
-def test_s2_listing_contexts_not_an_array_is_a_parse_error() -> None:
+def test_s2_listing_contexts_not_an_array_is_recorded_as_unreadable() -> None:
+    # The element is unreadable; it is recorded with its reason (not the whole page lost).
     body = b'{"offset": 0, "data": [{"contexts": -1, "citedPaper": {"title": "X"}}]}'
-    with pytest.raises(cl.ParseError, match="contexts"):
-        s2.parse_references_page(body)
+    page = s2.parse_references_page(body)
+    assert page.items == ()
+    (item,) = page.skipped
+    assert item.index == 0
+    assert "contexts/intents that are not arrays" in item.reason
 
 
 def test_open_retractions_updates_not_a_list_is_a_parse_error() -> None:

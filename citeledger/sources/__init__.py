@@ -17,9 +17,12 @@ A :class:`SourceRegistry` is an ordinary object (not a global): tests build
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+from attrs import evolve, frozen
 
 from citeledger.errors import SourceError, SourceNotFound, UnsupportedCapability
 
@@ -29,10 +32,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "UNREADABLE",
     "Capability",
     "Paged",
     "Source",
     "SourceRegistry",
+    "UnreadableItem",
+    "describe_unreadable",
     "load_source",
     "unsupported",
 ]
@@ -105,30 +111,142 @@ def unsupported(source: str, capability: Capability | str) -> UnsupportedCapabil
     return UnsupportedCapability(source, str(capability))
 
 
+#: The :attr:`~citeledger.model.Reference.extra` key marking a reference entry that is kept at
+#: its position although it could not be read; the value is the reason. The ledger counts such
+#: entries as unreadable in the reference facet's coverage.
+UNREADABLE = "unreadable"
+
+#: The longest excerpt of an unreadable item that is kept (characters).
+EXCERPT_CHARS = 200
+
+
+def _excerpt(raw: object) -> str:
+    if raw is None:
+        return ""
+    if isinstance(raw, bytes):
+        text = raw[: EXCERPT_CHARS * 4].decode("utf-8", "replace")
+    elif isinstance(raw, str):
+        text = raw
+    else:
+        try:
+            text = json.dumps(raw, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            text = repr(raw)
+    text = " ".join(text.split())
+    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 3] + "..."
+
+
+@frozen(kw_only=True)
+class UnreadableItem:
+    """One item of a listing that could not be read: recorded, never silently dropped.
+
+    A list parser that meets a wrong-shaped item (a work record with a number where a list
+    belongs, a citation row without its paper) keeps every other item of the page and reports
+    this one instead; :class:`Paged` collects them in :attr:`Paged.skipped`, and the ledger
+    counts them in the facet's coverage (which is then partial, not complete).
+
+    Args:
+        source: The source's name ("crossref").
+        what: What the item should have been ("work record", "citation link", "dump line").
+        index: 0-based position of the item in the payload it came from (its page's array, a
+            dump's record sequence), when known.
+        listing_index: 0-based position in the whole listing, readable and unreadable items of
+            earlier pages counted; set by :class:`Paged` (None from a bare parse).
+        reason: Why it could not be read (the :class:`~citeledger.errors.ParseError` text).
+        excerpt: The start of the raw item, whitespace folded, at most 200 characters.
+
+    >>> item = UnreadableItem.of("crossref", "work record", 2, "no DOI", {"DOI": 5})
+    >>> item.describe()
+    'crossref work record at index 2: no DOI'
+    >>> item.excerpt
+    '{"DOI": 5}'
+
+    .. versionadded:: 0.1.0
+    """
+
+    source: str
+    what: str
+    index: int | None = None
+    listing_index: int | None = None
+    reason: str
+    excerpt: str = ""
+
+    @classmethod
+    def of(
+        cls, source: str, what: str, index: int | None, reason: object, raw: object = None
+    ) -> UnreadableItem:
+        """An unreadable item: ``reason`` is an exception or text, ``raw`` is shortened."""
+        return cls(source=source, what=what, index=index, reason=str(reason), excerpt=_excerpt(raw))
+
+    def describe(self) -> str:
+        """One line: "crossref work record at index 2: no DOI"."""
+        at = self.listing_index if self.listing_index is not None else self.index
+        where = f" at index {at}" if at is not None else ""
+        return f"{self.source} {self.what}{where}: {self.reason}"
+
+
+def describe_unreadable(items: Sequence[UnreadableItem], *, limit: int = 3) -> str:
+    """``"2 unreadable (crossref work record at index 1: ...; ...)"``: a count and the reasons.
+
+    Distinct reasons are shown (at most ``limit``, each shortened to 160 characters).
+
+    >>> describe_unreadable([UnreadableItem(source="x", what="row", index=0, reason="bad")])
+    '1 unreadable (x row at index 0: bad)'
+    """
+    lines = list(dict.fromkeys(i.describe() for i in items))
+    shown = [line if len(line) <= 160 else line[:157] + "..." for line in lines[:limit]]
+    more = f"; and {len(lines) - limit:,} more" if len(lines) > limit else ""
+    return f"{len(items):,} unreadable ({'; '.join(shown)}{more})"
+
+
+#: One page of a :class:`Paged` listing: ``(items, total)`` or ``(items, total, unreadable)``.
+PageTuple: TypeAlias = (
+    "tuple[list[T], int | None] | tuple[list[T], int | None, Sequence[UnreadableItem]]"
+)
+
+
 class Paged(Generic[T]):
     """A lazy iterator over a paged listing that remembers how far it got.
 
     Iterating fetches pages on demand. If a page fails after the transport's retries,
     iteration stops and :attr:`error` holds the failure: nothing already yielded is lost, and
-    :attr:`fetched` against :attr:`total` tells the ledger "measured X of Y".
+    :attr:`fetched` against :attr:`total` tells the ledger "measured X of Y". Items a page
+    held but its parser could not read are kept in :attr:`skipped` (counted apart from
+    :attr:`fetched`): "received N, M unreadable".
 
     Args:
-        pages: An iterator of ``(items, total)`` pairs, one per page; ``total`` is the count the
-            source announced (None when it announces none).
+        pages: An iterator of ``(items, total)`` or ``(items, total, unreadable)`` tuples, one
+            per page; ``total`` is the count the source announced (None when it announces
+            none) and ``unreadable`` the page's :class:`UnreadableItem` records.
         limit: Stop after this many items (a disclosed cap), if given.
+
+    >>> paged = Paged(
+    ...     iter([(["a", "b"], 3, [UnreadableItem(source="x", what="row", index=1, reason="bad")])])
+    ... )
+    >>> list(paged), paged.fetched, paged.total, paged.skipped[0].listing_index
+    (['a', 'b'], 2, 3, 1)
+    >>> paged.describe()
+    'received 2 of 3 announced, 1 unreadable (x row at index 1: bad)'
+
+    .. versionchanged:: 0.1.0
+       Pages may carry unreadable items; :attr:`skipped` and :meth:`describe`.
     """
 
     def __init__(
         self,
-        pages: Iterator[tuple[list[T], int | None]],
+        pages: Iterator[PageTuple[T]],
         *,
         limit: int | None = None,
     ) -> None:
         self._pages = pages
         self._buffer: list[T] = []
         self._limit = limit
+        # Items read from pages so far, readable or not: where the next page starts.
+        self._read = 0
         #: Items yielded so far.
         self.fetched = 0
+        #: Items the pages read so far held but could not be read, in listing order.
+        self.skipped: list[UnreadableItem] = []
         #: Total the source announced, when it did.
         self.total: int | None = None
         #: The failure that stopped paging early, if any.
@@ -147,7 +265,7 @@ class Paged(Generic[T]):
             if self._done:
                 raise StopIteration
             try:
-                items, total = next(self._pages)
+                page = next(self._pages)
             except StopIteration:
                 self._done = True
                 self.complete = True
@@ -156,6 +274,14 @@ class Paged(Generic[T]):
                 self._done = True
                 self.error = exc
                 raise StopIteration from None
+            items, total = page[0], page[1]
+            unreadable: Sequence[UnreadableItem] = page[2] if len(page) > 2 else ()
+            start = self._read
+            self.skipped.extend(
+                evolve(u, listing_index=None if u.index is None else start + u.index)
+                for u in unreadable
+            )
+            self._read += len(items) + len(unreadable)
             if total is not None:
                 self.total = total
             self._buffer.extend(items)
@@ -166,6 +292,24 @@ class Paged(Generic[T]):
             raise StopIteration
         self.fetched += 1
         return self._buffer.pop(0)
+
+    @property
+    def unreadable(self) -> int:
+        """How many items could not be read (``len(skipped)``)."""
+        return len(self.skipped)
+
+    def describe(self) -> str:
+        """One line: received 24 of 25 announced, 1 unreadable (...), and any cap or error."""
+        text = f"received {self.fetched:,}"
+        if self.total is not None:
+            text += f" of {self.total:,} announced"
+        if self.skipped:
+            text += ", " + describe_unreadable(self.skipped)
+        if self.capped:
+            text += ", stopped at the limit"
+        if self.error is not None:
+            text += f", stopped by {type(self.error).__name__} ({self.error.message})"
+        return text
 
     def raise_for_error(self) -> None:
         """Raise the error that stopped paging, if any."""

@@ -38,17 +38,19 @@ from citeledger.errors import (
     CiteledgerError,
     InvalidIdentifier,
     InvalidResponseError,
+    ParseError,
     SourceError,
 )
 from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, normalize_doi
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
-from citeledger.sources import Capability, Paged, unsupported
+from citeledger.sources import Capability, Paged, UnreadableItem, describe_unreadable, unsupported
 from citeledger.sources._common import (
     TransportSwap,
     as_identifier,
     decode_xml,
     join_url,
     make_transport,
+    payload_shape,
 )
 from citeledger.sources._transport import Request, Response
 from citeledger.sources._xml import safe_xml
@@ -144,7 +146,8 @@ class ArxivFeed:
         per_page: ``opensearch:itemsPerPage``.
         error: arXiv's explanation when the feed is an error feed ("incorrect id format for
             abc"), else None.
-        skipped: Ids of entries that could not be read (kept out of :attr:`entries`).
+        skipped: The entries that could not be read (kept out of :attr:`entries`), each with
+            its index among the feed's entries, the reason, and its ``<id>`` as excerpt.
     """
 
     entries: tuple[ArxivEntry, ...] = ()
@@ -152,7 +155,7 @@ class ArxivFeed:
     start: int | None = None
     per_page: int | None = None
     error: str | None = None
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[UnreadableItem, ...] = ()
 
     @property
     def papers(self) -> list[Paper]:
@@ -310,16 +313,18 @@ def _parse_entry(entry: etree._Element) -> ArxivEntry:
 def feed_from_element(root: etree._Element) -> ArxivFeed:
     """Read an already (safely) parsed Atom feed element into an :class:`ArxivFeed`."""
     entries: list[ArxivEntry] = []
-    skipped: list[str] = []
+    skipped: list[UnreadableItem] = []
     error: str | None = None
-    for entry in root.findall(f"{_ATOM}entry"):
+    for index, entry in enumerate(root.findall(f"{_ATOM}entry")):
         if _is_error_entry(entry):
             error = _text(entry.find(f"{_ATOM}summary")) or _entry_id(entry)
             continue
         try:
-            entries.append(_parse_entry(entry))
-        except InvalidIdentifier:
-            skipped.append(_entry_id(entry))
+            # A bad id or an odd field costs this entry, never the feed's others.
+            with payload_shape(_SOURCE, "feed entry"):
+                entries.append(_parse_entry(entry))
+        except ParseError as exc:
+            skipped.append(UnreadableItem.of(_SOURCE, "feed entry", index, exc, _entry_id(entry)))
     return ArxivFeed(
         entries=tuple(entries),
         total=_int(root.find(f"{_OPENSEARCH}totalResults")),
@@ -453,10 +458,18 @@ class ArxivSource(TransportSwap):
             SourceError: the request failed after retries.
         """
         wanted = _arxiv_id(identifier)
-        feed = self._fetch(
-            build_query_request(id_list=[wanted], max_results=1, base_url=self.base_url)
-        )
-        return _match(wanted, feed.entries)
+        request = build_query_request(id_list=[wanted], max_results=1, base_url=self.base_url)
+        feed = self._fetch(request)
+        found = _match(wanted, feed.entries)
+        if found is None and feed.skipped:
+            # The unreadable entry is most likely the one asked for: not "unknown".
+            raise InvalidResponseError(
+                "arXiv answered with an entry that could not be read",
+                source=self.name,
+                url=request.redacted_url(),
+                detail=describe_unreadable(feed.skipped),
+            )
+        return found
 
     def paper(self, identifier: Identifier | str) -> Paper | None:
         """The paper for an arXiv id (versioned or not, new or old style), or None if unknown."""
@@ -478,6 +491,8 @@ class ArxivSource(TransportSwap):
         ``(id, None, None)``. An id that does not parse comes back with its
         :class:`~citeledger.errors.InvalidIdentifier`; a failed request gives each id of that
         chunk the :class:`~citeledger.errors.SourceError`. One bad id never loses the others.
+        When the answer held entries that could not be read, an id it does not match gets a
+        :class:`~citeledger.errors.ParseError` naming them instead of "unknown".
         """
         results: list[tuple[Identifier | str, Paper | None, CiteledgerError | None]] = []
         parsed: list[tuple[int, ArxivId]] = []
@@ -499,9 +514,21 @@ class ArxivSource(TransportSwap):
                 for i, _ in chunk:
                     results[i] = (identifiers[i], None, exc)
                 continue
+            # An entry that could not be read may be the one asked for: not "unknown" then.
+            unread = (
+                ParseError("arxiv: " + describe_unreadable(feed.skipped)) if feed.skipped else None
+            )
             for i, wanted in chunk:
                 found = _match(wanted, feed.entries)
-                results[i] = (identifiers[i], None if found is None else found.paper, None)
+                results[i] = (
+                    (identifiers[i], None, unread)
+                    if found is None
+                    else (
+                        identifiers[i],
+                        found.paper,
+                        None,
+                    )
+                )
         return results
 
     # -- search
@@ -526,7 +553,9 @@ class ArxivSource(TransportSwap):
         if limit is not None:
             size = max(1, min(size, limit))
 
-        def pages() -> Iterator[tuple[list[Paper], int | None]]:
+        def pages() -> Iterator[
+            tuple[list[Paper], int | None] | tuple[list[Paper], int | None, _Skipped]
+        ]:
             start = 0
             while True:
                 request = build_query_request(
@@ -539,7 +568,7 @@ class ArxivSource(TransportSwap):
                 )
                 feed = self._fetch(request)
                 total = feed.total
-                if not feed.entries:
+                if not feed.entries and not feed.skipped:
                     if total is not None and start < total:
                         # arXiv sometimes answers a page inside the result set with no entries.
                         raise InvalidResponseError(
@@ -550,7 +579,7 @@ class ArxivSource(TransportSwap):
                         )
                     yield [], total
                     return
-                yield feed.papers, total
+                yield feed.papers, total, feed.skipped
                 start += len(feed.entries) + len(feed.skipped)
                 if total is not None and start >= total:
                     return
@@ -608,6 +637,9 @@ class ArxivSource(TransportSwap):
     ) -> list[Measurement]:
         """Unsupported: arXiv's API has no citation counts."""
         raise unsupported(self.name, Capability.CITATION_COUNTS)
+
+
+_Skipped = tuple[UnreadableItem, ...]
 
 
 def _match(wanted: ArxivId, entries: Iterable[ArxivEntry]) -> ArxivEntry | None:

@@ -55,7 +55,14 @@ from citeledger.model import (
     RelationKind,
     WorkType,
 )
-from citeledger.sources import Capability, Paged, unsupported
+from citeledger.sources import (
+    UNREADABLE,
+    Capability,
+    Paged,
+    UnreadableItem,
+    describe_unreadable,
+    unsupported,
+)
 from citeledger.sources._common import (
     Clock,
     TransportSwap,
@@ -214,12 +221,14 @@ class CrossrefWorkList:
         total: ``total-results``.
         next_cursor: The cursor of the next page (None when not cursor paging).
         items_per_page: ``items-per-page``.
+        skipped: The page's items that could not be read, each with its index and reason.
     """
 
     works: tuple[CrossrefWork, ...] = ()
     total: int | None = None
     next_cursor: str | None = None
     items_per_page: int | None = None
+    skipped: tuple[UnreadableItem, ...] = ()
 
     @property
     def papers(self) -> list[Paper]:
@@ -550,7 +559,7 @@ def _reference_or_unreadable(
             position=position,
             key=key if isinstance(key, str) else None,
             raw=raw if isinstance(raw, str) else None,
-            extra=(("unreadable", str(exc)),),
+            extra=((UNREADABLE, str(exc)),),
         )
 
 
@@ -605,8 +614,14 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
     )
     references = tuple(
         _reference_or_unreadable(r, position=i, parse_unstructured=parse_unstructured)
-        for i, r in enumerate(message.get("reference") or (), start=1)
         if isinstance(r, Mapping)
+        # Not an object: kept at its position (a bare string is likely the citation itself).
+        else Reference(
+            position=i,
+            raw=r if isinstance(r, str) and r.strip() else None,
+            extra=((UNREADABLE, f"crossref: reference entry is of type {type(r).__name__}"),),
+        )
+        for i, r in enumerate(message.get("reference") or (), start=1)
     )
     count = message.get("is-referenced-by-count")
     ref_count = message.get("references-count", message.get("reference-count"))
@@ -658,7 +673,18 @@ def parse_work(body: bytes | Mapping[str, Any], *, parse_unstructured: bool = Tr
 def parse_work_list(
     body: bytes | Mapping[str, Any], *, parse_unstructured: bool = True
 ) -> CrossrefWorkList:
-    """Parse a work-list response (``message-type: work-list``); unreadable items are skipped.
+    """Parse a work-list response (``message-type: work-list``).
+
+    An item that cannot be read (not an object, no valid DOI, fields of unexpected shape)
+    costs the page nothing else: the other works keep their order and the item is recorded in
+    :attr:`CrossrefWorkList.skipped` with its index and reason.
+
+    >>> page = parse_work_list(
+    ...     b'{"status":"ok","message-type":"work-list","message":{"items":['
+    ...     b'{"DOI":"10.1234/a"},{"DOI":5},{"DOI":"10.1234/b"}]}}'
+    ... )
+    >>> [str(w.doi) for w in page.works], [(u.index, u.excerpt) for u in page.skipped]
+    (['doi:10.1234/a', 'doi:10.1234/b'], [(1, '{"DOI": 5}')])
 
     Raises:
         ParseError: not JSON, a failure body, or not a work list.
@@ -668,13 +694,16 @@ def parse_work_list(
     if not isinstance(items, list | tuple):
         raise ParseError(f"crossref: work-list 'items' is not an array: {type(items).__name__}")
     works = []
-    for item in items:
+    skipped = []
+    for index, item in enumerate(items):
         if not isinstance(item, Mapping):
+            reason = f"crossref: work-list item is of type {type(item).__name__}, not an object"
+            skipped.append(UnreadableItem.of(_SOURCE, "work record", index, reason, item))
             continue
         try:
             works.append(work_from_message(item, parse_unstructured=parse_unstructured))
-        except ParseError:
-            continue
+        except ParseError as exc:
+            skipped.append(UnreadableItem.of(_SOURCE, "work record", index, exc, item))
     total = message.get("total-results")
     per_page = message.get("items-per-page")
     cursor = message.get("next-cursor")
@@ -683,6 +712,7 @@ def parse_work_list(
         total=total if isinstance(total, int) else None,
         next_cursor=cursor if isinstance(cursor, str) and cursor else None,
         items_per_page=per_page if isinstance(per_page, int) else None,
+        skipped=tuple(skipped),
     )
 
 
@@ -897,6 +927,7 @@ class CrossrefSource(TransportSwap):
         doi = _doi(identifier)
         work = self.work(doi)
         events = list(work.events_about(doi))
+        skipped: list[UnreadableItem] = []
         if self.check_update_filter:
             request = build_works_request(
                 filters={"updates": doi.value},
@@ -905,6 +936,7 @@ class CrossrefSource(TransportSwap):
                 mailto=self.mailto,
             )
             for page in self._pages(request, parse_unstructured=False):
+                skipped.extend(page.skipped)
                 for notice in page.works:
                     events.extend(notice.events_about(doi))
         unique: list[Event] = []
@@ -914,6 +946,14 @@ class CrossrefSource(TransportSwap):
         checked = self._clock()
         if unique:
             return NoticeCheck.found(unique, sources=(self.name,), checked=checked, subject=doi)
+        if skipped:
+            # An unreadable notice may be the retraction: "none found" would be a false claim.
+            return NoticeCheck.unavailable(
+                "notices that update the work could not be read: " + describe_unreadable(skipped),
+                sources=(self.name,),
+                checked=checked,
+                subject=doi,
+            )
         return NoticeCheck.none_found(sources=(self.name,), checked=checked, subject=doi)
 
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
@@ -956,13 +996,15 @@ class CrossrefSource(TransportSwap):
         while True:
             page = self._work_list(request, parse_unstructured=parse_unstructured)
             yield page
-            seen += len(page.works)
+            # Unreadable items still fill the page: only the items sent say it was the last.
+            sent = len(page.works) + len(page.skipped)
+            seen += sent
             rows = dict(request.params).get("rows")
             if (
-                not page.works
+                not sent
                 or page.next_cursor is None
                 or (page.total is not None and seen >= page.total)
-                or (rows is not None and len(page.works) < int(rows))
+                or (rows is not None and sent < int(rows))
             ):
                 return
             request = request.with_params(cursor=page.next_cursor)
@@ -980,7 +1022,8 @@ class CrossrefSource(TransportSwap):
         """Page lazily through a work list with cursors (``/works``, ``/journals/{issn}/works``).
 
         A failure midway stops paging: what was fetched stays, :attr:`Paged.error` holds the
-        failure and :attr:`Paged.total` the announced ``total-results``.
+        failure and :attr:`Paged.total` the announced ``total-results``; unreadable items are
+        in :attr:`Paged.skipped`.
         """
         size = rows or self.rows
         if limit is not None:
@@ -995,8 +1038,8 @@ class CrossrefSource(TransportSwap):
             mailto=self.mailto,
         )
 
-        def pages() -> Iterator[tuple[list[Paper], int | None]]:
+        def pages() -> Iterator[tuple[list[Paper], int | None, tuple[UnreadableItem, ...]]]:
             for page in self._pages(request, parse_unstructured=self.parse_unstructured):
-                yield page.papers, page.total
+                yield page.papers, page.total, page.skipped
 
         return Paged(pages(), limit=limit)

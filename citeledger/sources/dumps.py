@@ -24,6 +24,13 @@ terabytes):
 
 Exceeding any limit raises :class:`~citeledger.errors.ParseError` naming the file.
 
+A record that cannot be read (a line that is not a JSON object, an array element that is not
+one, a CSV row or ``parse`` result that fails) raises :class:`~citeledger.errors.ParseError`
+by default. Pass ``on_unreadable`` to go on instead: it is called with an
+:class:`~citeledger.sources.UnreadableItem` naming the file and line for each such record, and
+every other record is still yielded. Limits, corrupt compression and JSON that cannot be
+resynchronised always raise.
+
 .. versionadded:: 0.1.0
 """
 
@@ -44,6 +51,7 @@ from attrs import frozen
 
 from citeledger._progress import progress_callback
 from citeledger.errors import ParseError
+from citeledger.sources import UnreadableItem
 from citeledger.sources.opencitations import CitationLink, link_from_row, paper_from_meta_row
 
 if TYPE_CHECKING:
@@ -248,20 +256,70 @@ class _Counter:
             self.progress(self.n)
 
 
-def _json_lines(src: _Source, meter: _Meter, counter: _Counter) -> Iterator[dict[str, Any]]:
+def _unreadable(
+    on_unreadable: Callable[[UnreadableItem], None] | None,
+    error: ParseError,
+    *,
+    what: str,
+    raw: object,
+) -> None:
+    """Report ``error`` about one record to ``on_unreadable``, or raise it without one."""
+    if on_unreadable is None:
+        raise error
+    on_unreadable(UnreadableItem.of("dump", what, None, error, raw))
+
+
+def _json_lines(
+    src: _Source,
+    meter: _Meter,
+    counter: _Counter,
+    on_unreadable: Callable[[UnreadableItem], None] | None = None,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, record)`` per line; ``where`` is "file: line N" for error messages."""
     for lineno, line in enumerate(_lines(src, meter), start=1):
         if not line.strip():
             continue
+        where = f"{src.name}: line {lineno}"
         try:
             record = json.loads(line)
         except RecursionError:
-            raise ParseError(f"{src.name}: line {lineno} is not JSON: nested too deeply") from None
+            error = ParseError(f"{where} is not JSON: nested too deeply")
+            _unreadable(on_unreadable, error, what="JSON line", raw=line)
+            continue
         except ValueError as exc:
-            raise ParseError(f"{src.name}: line {lineno} is not JSON: {exc}") from exc
+            error = ParseError(f"{where} is not JSON: {exc}")
+            error.__cause__ = exc
+            _unreadable(on_unreadable, error, what="JSON line", raw=line)
+            continue
         if not isinstance(record, dict):
-            raise ParseError(f"{src.name}: line {lineno} is not a JSON object")
+            error = ParseError(f"{where} is not a JSON object")
+            _unreadable(on_unreadable, error, what="JSON line", raw=line)
+            continue
         counter.tick()
-        yield record
+        yield where, record
+
+
+def _parsed(
+    records: Iterable[tuple[str, dict[str, Any]]],
+    parse: Callable[[dict[str, Any]], _T] | None,
+    on_unreadable: Callable[[UnreadableItem], None] | None,
+) -> Iterator[Any]:
+    """Each record, or ``parse(record)``; a ``parse`` failure is one unreadable record."""
+    for where, record in records:
+        if parse is None:
+            yield record
+            continue
+        if on_unreadable is None:
+            yield parse(record)  # fail fast, the parser's own error as before
+            continue
+        try:
+            value = parse(record)
+        except ParseError as exc:
+            error = ParseError(f"{where}: {exc}")
+            error.__cause__ = exc
+            _unreadable(on_unreadable, error, what="dump record", raw=record)
+            continue
+        yield value
 
 
 def iter_openalex_works(
@@ -273,6 +331,7 @@ def iter_openalex_works(
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     max_ratio: float | None = DEFAULT_MAX_RATIO,
     parse: Callable[[dict[str, Any]], _T] | None = None,
+    on_unreadable: Callable[[UnreadableItem], None] | None = None,
 ) -> Iterator[Any]:
     """Stream the works of an OpenAlex snapshot (JSON Lines, gzip or plain).
 
@@ -285,19 +344,26 @@ def iter_openalex_works(
         max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
         max_ratio: Largest decompression ratio per file (default 200; None: off).
         parse: Applied to each work dict (e.g. an OpenAlex work parser); dicts when None.
+        on_unreadable: Called with each line that is not a JSON object (or that ``parse``
+            rejects with a ParseError), and reading goes on; None raises instead.
 
     Yields:
         One dict (or ``parse(dict)``) per work, in file order.
 
     Raises:
-        ParseError: a line is not a JSON object, or a limit is exceeded.
+        ParseError: a line is not a JSON object (without ``on_unreadable``), or a limit is
+            exceeded.
+
+    .. versionchanged:: 0.1.0
+       ``on_unreadable``.
     """
     limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
     meter, counter = _Meter(limits), _Counter(progress, progress_every)
     for path in _files(paths, (".gz", ".jsonl", ".json")):
         for src in _opened(path, (".jsonl", ".json")):
-            for record in _json_lines(src, meter, counter):
-                yield parse(record) if parse is not None else record
+            yield from _parsed(
+                _json_lines(src, meter, counter, on_unreadable), parse, on_unreadable
+            )
         counter.flush()
 
 
@@ -380,9 +446,13 @@ class _JSONStream:
 
 
 def _json_items(
-    src: _Source, meter: _Meter, counter: _Counter, key: str
-) -> Iterator[dict[str, Any]]:
-    """Elements of the array under top-level ``key`` of one JSON object."""
+    src: _Source,
+    meter: _Meter,
+    counter: _Counter,
+    key: str,
+    on_unreadable: Callable[[UnreadableItem], None] | None = None,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, element)`` for the array under top-level ``key`` of one JSON object."""
     stream = _JSONStream(src, meter)
     stream.expect("{")
     if stream.peek() == "}":
@@ -396,12 +466,18 @@ def _json_items(
             stream.expect("[")
             if stream.peek() == "]":
                 return
+            index = 0
             while True:
                 item = stream.value()
-                if not isinstance(item, dict):
-                    raise ParseError(f"{src.name}: an element of {key!r} is not an object")
-                counter.tick()
-                yield item
+                where = f"{src.name}: {key}[{index}]"
+                if isinstance(item, dict):
+                    counter.tick()
+                    yield where, item
+                else:
+                    # The element was read whole, so the stream goes on past it.
+                    error = ParseError(f"{where}: an element of {key!r} is not an object")
+                    _unreadable(on_unreadable, error, what="dump record", raw=item)
+                index += 1
                 if stream.expect(",]") == "]":
                     return
         stream.value()  # another top-level field: read and drop
@@ -418,6 +494,7 @@ def iter_crossref_items(
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     max_ratio: float | None = DEFAULT_MAX_RATIO,
     parse: Callable[[dict[str, Any]], _T] | None = None,
+    on_unreadable: Callable[[UnreadableItem], None] | None = None,
 ) -> Iterator[Any]:
     """Stream the work records of the Crossref public data file.
 
@@ -433,9 +510,15 @@ def iter_crossref_items(
         max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
         max_ratio: Largest decompression ratio per file (default 200; None: off).
         parse: Applied to each item dict (e.g. a Crossref work parser); dicts when None.
+        on_unreadable: Called with each element or line that is not a JSON object (or that
+            ``parse`` rejects with a ParseError), and reading goes on; None raises instead.
 
     Raises:
-        ParseError: invalid JSON, an element that is not an object, or a limit exceeded.
+        ParseError: invalid JSON, an element that is not an object (without
+            ``on_unreadable``), or a limit exceeded.
+
+    .. versionchanged:: 0.1.0
+       ``on_unreadable``.
     """
     limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
     meter, counter = _Meter(limits), _Counter(progress, progress_every)
@@ -443,12 +526,11 @@ def iter_crossref_items(
         lines = ".jsonl" in path.name
         for src in _opened(path, (".json", ".jsonl")):
             records = (
-                _json_lines(src, meter, counter)
+                _json_lines(src, meter, counter, on_unreadable)
                 if lines
-                else _json_items(src, meter, counter, "items")
+                else _json_items(src, meter, counter, "items", on_unreadable)
             )
-            for record in records:
-                yield parse(record) if parse is not None else record
+            yield from _parsed(records, parse, on_unreadable)
         counter.flush()
 
 
@@ -464,6 +546,7 @@ def _csv_records(
     progress: Callable[[int], None] | bool | None,
     progress_every: int,
     limits: DumpLimits,
+    on_unreadable: Callable[[UnreadableItem], None] | None,
 ) -> Iterator[_T]:
     meter, counter = _Meter(limits), _Counter(progress, progress_every)
     for path in _files(paths, (".zip", ".csv.gz", ".csv")):
@@ -483,7 +566,10 @@ def _csv_records(
                     try:
                         record = convert(row)
                     except ParseError as exc:
-                        raise ParseError(f"{src.name}: line {reader.line_num}: {exc}") from exc
+                        error = ParseError(f"{src.name}: line {reader.line_num}: {exc}")
+                        error.__cause__ = exc
+                        _unreadable(on_unreadable, error, what="CSV row", raw=row)
+                        continue
                     counter.tick()
                     yield record
             except (csv.Error, UnicodeDecodeError) as exc:
@@ -501,6 +587,7 @@ def iter_opencitations_csv(
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     max_ratio: float | None = DEFAULT_MAX_RATIO,
+    on_unreadable: Callable[[UnreadableItem], None] | None = None,
 ) -> Iterator[CitationLink]:
     """Stream the citations of OpenCitations CSV dumps (Index v2 or COCI).
 
@@ -514,9 +601,15 @@ def iter_opencitations_csv(
         max_record_bytes: Largest line (default 32 MiB).
         max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
         max_ratio: Largest decompression ratio per file (default 200; None: off).
+        on_unreadable: Called with each row that cannot be read (no citing or cited id, a bad
+            date), and reading goes on; None raises instead.
 
     Raises:
-        ParseError: a file without ``citing``/``cited`` columns, a bad row, or a limit exceeded.
+        ParseError: a file without ``citing``/``cited`` columns, a bad row (without
+            ``on_unreadable``), or a limit exceeded.
+
+    .. versionchanged:: 0.1.0
+       ``on_unreadable``.
     """
     limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
     return _csv_records(
@@ -527,6 +620,7 @@ def iter_opencitations_csv(
         progress=progress,
         progress_every=progress_every,
         limits=limits,
+        on_unreadable=on_unreadable,
     )
 
 
@@ -538,6 +632,7 @@ def iter_opencitations_meta_csv(
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     max_ratio: float | None = DEFAULT_MAX_RATIO,
+    on_unreadable: Callable[[UnreadableItem], None] | None = None,
 ) -> Iterator[Paper]:
     """Stream the works of OpenCitations Meta CSV dumps as :class:`~citeledger.model.Paper`.
 
@@ -557,4 +652,5 @@ def iter_opencitations_meta_csv(
         progress=progress,
         progress_every=progress_every,
         limits=limits,
+        on_unreadable=on_unreadable,
     )

@@ -67,7 +67,7 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.page import CitedByYear, CountedCitation
-from citeledger.sources import Capability, Paged
+from citeledger.sources import Capability, Paged, UnreadableItem, describe_unreadable
 from citeledger.sources._common import (
     Clock,
     TransportSwap,
@@ -172,6 +172,7 @@ class OpenAlexWorkList:
         next_cursor: ``meta.next_cursor`` (None on the last page or when page-paging).
         page: ``meta.page`` when page-paging.
         per_page: ``meta.per_page``.
+        skipped: The results that could not be read, each with its index and reason.
     """
 
     works: tuple[OpenAlexWork, ...] = ()
@@ -179,6 +180,7 @@ class OpenAlexWorkList:
     next_cursor: str | None = None
     page: int | None = None
     per_page: int | None = None
+    skipped: tuple[UnreadableItem, ...] = ()
 
     @property
     def papers(self) -> list[Paper]:
@@ -563,7 +565,18 @@ def parse_work(body: bytes | Mapping[str, Any]) -> OpenAlexWork:
 
 
 def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
-    """Parse a ``/works`` list response; unreadable results are skipped.
+    """Parse a ``/works`` list response.
+
+    A result that cannot be read (not an object, no W id, fields of unexpected shape) costs
+    the page nothing else: the other works keep their order and the result is recorded in
+    :attr:`OpenAlexWorkList.skipped` with its index and reason.
+
+    >>> page = parse_work_list(
+    ...     b'{"meta": {"count": 3}, "results": [{"id": "https://openalex.org/W1"}, 7,'
+    ...     b' {"id": "https://openalex.org/W3"}]}'
+    ... )
+    >>> [str(w.id) for w in page.works], [(u.index, u.reason) for u in page.skipped]
+    (['openalex:W1', 'openalex:W3'], [(1, 'openalex: result is of type int, not an object')])
 
     Raises:
         ParseError: not JSON, or no ``results`` list.
@@ -573,12 +586,16 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
         raise ParseError("openalex: expected a list response with 'results'")
     meta = _obj(data, "meta")
     works = []
-    for item in data["results"]:
-        if isinstance(item, Mapping):
-            try:
-                works.append(work_from_json(item))
-            except ParseError:
-                continue
+    skipped = []
+    for index, item in enumerate(data["results"]):
+        if not isinstance(item, Mapping):
+            reason = f"openalex: result is of type {type(item).__name__}, not an object"
+            skipped.append(UnreadableItem.of(_SOURCE, "work", index, reason, item))
+            continue
+        try:
+            works.append(work_from_json(item))
+        except ParseError as exc:
+            skipped.append(UnreadableItem.of(_SOURCE, "work", index, exc, item))
     count, cursor = meta.get("count"), meta.get("next_cursor")
     page, per_page = meta.get("page"), meta.get("per_page")
     return OpenAlexWorkList(
@@ -587,6 +604,7 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
         next_cursor=cursor if isinstance(cursor, str) and cursor else None,
         page=page if isinstance(page, int) else None,
         per_page=per_page if isinstance(per_page, int) else None,
+        skipped=tuple(skipped),
     )
 
 
@@ -697,16 +715,19 @@ class OpenAlexSource(TransportSwap):
     def _paged(self, request: Request, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
         """Cursor-page through a list request; stops on an empty page or a missing cursor."""
         request = request.with_params(cursor="*")
-        seen = 0
+        seen = kept = 0
         while True:
             page = self._list(request)
             yield page
-            seen += len(page.works)
+            # Unreadable results count toward the total, not toward a limit of works wanted.
+            sent = len(page.works) + len(page.skipped)
+            seen += sent
+            kept += len(page.works)
             if (
-                not page.works
+                not sent
                 or page.next_cursor is None
                 or (page.total is not None and seen >= page.total)
-                or (limit is not None and seen >= limit)
+                or (limit is not None and kept >= limit)
             ):
                 return
             request = request.with_params(cursor=page.next_cursor)
@@ -754,9 +775,9 @@ class OpenAlexSource(TransportSwap):
         return self._paged(request, limit=limit)
 
     def _citing(self, wid: OpenAlexId, *, limit: int | None) -> Paged[OpenAlexWork]:
-        def pages() -> Iterator[tuple[list[OpenAlexWork], int | None]]:
+        def pages() -> Iterator[tuple[list[OpenAlexWork], int | None, _Skipped]]:
             for page in self._citing_pages(wid, limit=limit):
-                yield list(page.works), page.total
+                yield list(page.works), page.total, page.skipped
 
         return Paged(pages(), limit=limit)
 
@@ -786,9 +807,9 @@ class OpenAlexSource(TransportSwap):
                 observed=self._clock(),
             )
 
-        def pages() -> Iterator[tuple[list[Observation], int | None]]:
+        def pages() -> Iterator[tuple[list[Observation], int | None, _Skipped]]:
             for page in self._citing_pages(cited.id, limit=limit):
-                yield [observation(w) for w in page.works], page.total
+                yield [observation(w) for w in page.works], page.total, page.skipped
 
         return Paged(pages(), limit=limit)
 
@@ -912,9 +933,9 @@ class OpenAlexSource(TransportSwap):
                 )
             return CountedCitation(observation=obs, cited_by=counts)
 
-        def pages() -> Iterator[tuple[list[CountedCitation], int | None]]:
+        def pages() -> Iterator[tuple[list[CountedCitation], int | None, _Skipped]]:
             for page in self._citing_pages(cited.id, limit=limit):
-                yield [counted(w) for w in page.works], page.total
+                yield [counted(w) for w in page.works], page.total, page.skipped
 
         return Paged(pages(), limit=limit)
 
@@ -964,9 +985,9 @@ class OpenAlexSource(TransportSwap):
             api_key=self._api_key,
         )
 
-        def pages() -> Iterator[tuple[list[Paper], int | None]]:
+        def pages() -> Iterator[tuple[list[Paper], int | None, _Skipped]]:
             for page in self._paged(request, limit=limit):
-                yield page.papers, page.total
+                yield page.papers, page.total, page.skipped
 
         return Paged(pages(), limit=limit)
 
@@ -978,7 +999,10 @@ class OpenAlexSource(TransportSwap):
         Each input gets ``(input, paper, None)`` when found, ``(input, None, None)`` when
         OpenAlex does not know it, ``(input, None, InvalidIdentifier)`` when it does not parse,
         and ``(input, None, SourceError)`` when its batch failed. One bad id never loses the
-        others. (A merged W id comes back under its new id and so reads as not found.)
+        others. (A merged W id comes back under its new id and so reads as not found.) When
+        the answer held records that could not be read, an id it does not match gets a
+        :class:`~citeledger.errors.ParseError` naming them instead of "not found": its record
+        may be among them.
         """
         results: list[tuple[Identifier | str, Paper | None, CiteledgerError | None]] = []
         groups: dict[str, list[tuple[int, Identifier, str]]] = {}
@@ -1007,10 +1031,22 @@ class OpenAlexSource(TransportSwap):
                         results[i] = (identifiers[i], None, exc)
                     continue
                 index = _batch_index(name, page.works)
+                unread = (
+                    ParseError("openalex: " + describe_unreadable(page.skipped))
+                    if page.skipped
+                    else None
+                )
                 for i, _, value in chunk:
                     work = index.get(value.lower())
-                    results[i] = (identifiers[i], None if work is None else work.paper, None)
+                    if work is not None:
+                        results[i] = (identifiers[i], work.paper, None)
+                    else:
+                        results[i] = (identifiers[i], None, unread)
         return results
+
+
+#: The unreadable items of one page.
+_Skipped = tuple[UnreadableItem, ...]
 
 
 def _batch_index(name: str, works: Sequence[OpenAlexWork]) -> dict[str, OpenAlexWork]:

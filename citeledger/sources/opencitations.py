@@ -27,7 +27,7 @@ import re
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 from urllib.parse import quote
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from citeledger.errors import InvalidIdentifier, ParseError
 from citeledger.identifiers import DOI, PMID, Identifier, parse_identifier
@@ -45,12 +45,13 @@ from citeledger.model import (
     ResolutionState,
     WorkType,
 )
-from citeledger.sources import Capability, Paged, unsupported
+from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem, unsupported
 from citeledger.sources._common import (
     TransportSwap,
     as_identifier,
     invalid_response,
     make_transport,
+    payload_shape,
     utc_now,
 )
 from citeledger.sources._transport import Request, Response, RetryPolicy, Transport
@@ -64,6 +65,7 @@ __all__ = [
     "COCI_BASE_URL",
     "INDEX_BASE_URL",
     "CitationLink",
+    "CitationLinkList",
     "DatePrecision",
     "OpenCitationsSource",
     "build_citation_count_request",
@@ -73,6 +75,7 @@ __all__ = [
     "paper_from_meta_row",
     "parse_count",
     "parse_creation",
+    "parse_link_list",
     "parse_links",
     "parse_timespan",
 ]
@@ -374,8 +377,60 @@ def _load(body: bytes, what: str) -> Any:
         raise ParseError(f"opencitations {what}: not JSON ({exc}): {shown!r}") from exc
 
 
+@frozen(kw_only=True)
+class CitationLinkList:
+    """The links of one ``/citations`` or ``/references`` answer, and the rows that were not.
+
+    Args:
+        links: The readable links, in the answer's order.
+        skipped: Each row that could not be read (no citing or cited id, a bad ``creation``,
+            not an object), with its index in the answer and the reason.
+
+    .. versionadded:: 0.1.0
+    """
+
+    links: tuple[CitationLink, ...] = ()
+    skipped: tuple[UnreadableItem, ...] = ()
+
+
+def parse_link_list(body: bytes) -> CitationLinkList:
+    """Parse a ``/citations``, ``/references`` or ``/citation`` body, keeping every readable row.
+
+    A row that cannot be read costs the answer nothing else: it is recorded in
+    :attr:`CitationLinkList.skipped` and the other links keep their order.
+
+    >>> page = parse_link_list(
+    ...     b'[{"citing": "doi:10.1/a", "cited": "doi:10.1/b"}, {"citing": "doi:10.1/c"}]'
+    ... )
+    >>> len(page.links), page.skipped[0].index, page.skipped[0].what
+    (1, 1, 'citation link')
+
+    Raises:
+        ParseError: not a JSON array.
+    """
+    data = _load(body, "links")
+    if not isinstance(data, list):
+        raise ParseError("opencitations links: expected a JSON array of objects")
+    links: list[CitationLink] = []
+    skipped: list[UnreadableItem] = []
+    for index, row in enumerate(data):
+        if not isinstance(row, dict):
+            reason = f"opencitations: link row is of type {type(row).__name__}, not an object"
+            skipped.append(UnreadableItem.of(NAME, "citation link", index, reason, row))
+            continue
+        try:
+            with payload_shape(NAME, "link row"):
+                links.append(link_from_row(row))
+        except ParseError as exc:
+            skipped.append(UnreadableItem.of(NAME, "citation link", index, exc, row))
+    return CitationLinkList(links=tuple(links), skipped=tuple(skipped))
+
+
 def parse_links(body: bytes) -> list[CitationLink]:
-    """Parse a ``/citations``, ``/references`` or ``/citation`` body (v1 or v2).
+    """Parse a ``/citations``, ``/references`` or ``/citation`` body (v1 or v2), strictly.
+
+    Any unreadable row fails the whole answer; :func:`parse_link_list` keeps the other rows
+    and records that one (the source's methods use it).
 
     >>> parse_links(b'[{"oci": "1-2", "citing": "omid:br/061 doi:10.1/a", "cited": "doi:10.1/b"}]')[
     ...     0
@@ -383,12 +438,12 @@ def parse_links(body: bytes) -> list[CitationLink]:
     ('omid:br/061', 'doi:10.1/a')
 
     Raises:
-        ParseError: not a JSON array of citation objects.
+        ParseError: not a JSON array of citation objects, or a row that cannot be read.
     """
-    data = _load(body, "links")
-    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-        raise ParseError("opencitations links: expected a JSON array of objects")
-    return [link_from_row(x) for x in data]
+    page = parse_link_list(body)
+    if page.skipped:
+        raise ParseError(page.skipped[0].reason)
+    return list(page.links)
 
 
 def parse_count(body: bytes) -> int:
@@ -553,30 +608,43 @@ class OpenCitationsSource(TransportSwap):
                 response, "unusable response body", source=NAME, detail=str(exc)[:200]
             ) from None
 
-    def citation_links(self, identifier: Identifier | str) -> list[CitationLink]:
-        """Every link citing ``identifier``, with OCI, creation, timespan and flags."""
-        return self._get(build_citations_request(identifier, **self._kw()), parse_links)
+    def _link_list(self, request: Request) -> Paged[CitationLink]:
+        def pages() -> Iterator[tuple[list[CitationLink], int, tuple[UnreadableItem, ...]]]:
+            page = self._get(request, parse_link_list)
+            yield list(page.links), len(page.links) + len(page.skipped), page.skipped
 
-    def reference_links(self, identifier: Identifier | str) -> list[CitationLink]:
-        """Every link from ``identifier`` to the works it cites."""
-        return self._get(build_references_request(identifier, **self._kw()), parse_links)
+        return Paged(pages())
+
+    def citation_links(self, identifier: Identifier | str) -> Paged[CitationLink]:
+        """Every link citing ``identifier``, with OCI, creation, timespan and flags.
+
+        A :class:`~citeledger.sources.Paged` of one page: rows that could not be read are in
+        its ``skipped``, a failed request in its ``error``.
+        """
+        return self._link_list(build_citations_request(identifier, **self._kw()))
+
+    def reference_links(self, identifier: Identifier | str) -> Paged[CitationLink]:
+        """Every link from ``identifier`` to the works it cites (a one-page ``Paged``)."""
+        return self._link_list(build_references_request(identifier, **self._kw()))
 
     def citations(self, identifier: Identifier | str) -> Paged[Observation]:
         """Inbound observations; the API answers in one page, whose length is the total.
 
-        A failure is kept in the result's ``error`` (nothing is fetched then).
+        A failure is kept in the result's ``error`` (nothing is fetched then); rows that could
+        not be read are in its ``skipped`` (and counted in the total).
         """
         request = build_citations_request(identifier, **self._kw())
 
-        def pages() -> Iterator[tuple[list[Observation], int | None]]:
-            links = self._get(request, parse_links)
+        def pages() -> Iterator[tuple[list[Observation], int, tuple[UnreadableItem, ...]]]:
+            page = self._get(request, parse_link_list)
             observed = self._now()
             yield (
                 [
                     link.to_observation(direction=Direction.INBOUND, observed=observed)
-                    for link in links
+                    for link in page.links
                 ],
-                len(links),
+                len(page.links) + len(page.skipped),
+                page.skipped,
             )
 
         return Paged(pages())
@@ -585,22 +653,28 @@ class OpenCitationsSource(TransportSwap):
         """The works ``identifier`` cites.
 
         OpenCitations does not give the citing paper's order (the recordings list cited DOIs
-        sorted); positions follow the listing and ``extra`` says so.
+        sorted); positions follow the listing and ``extra`` says so. A row that could not be
+        read is kept at its position with only the reason (``extra`` key ``"unreadable"``).
+
+        Raises:
+            SourceError: the request failed after retries, or the body is not a JSON array.
         """
-        links = self.reference_links(identifier)
-        return [
+        page = self._get(build_references_request(identifier, **self._kw()), parse_link_list)
+        basis = ("position_basis", "opencitations listing order")
+        out = [
             Reference(
-                position=i,
                 identifiers=link.cited_identifiers,
                 asserted_by=NAME,
-                extra=[
-                    ("position_basis", "opencitations listing order"),
-                    ("oci", link.oci or ""),
-                    ("cited_ids", " ".join(link.cited)),
-                ],
+                extra=[basis, ("oci", link.oci or ""), ("cited_ids", " ".join(link.cited))],
             )
-            for i, link in enumerate(links, start=1)
+            for link in page.links
         ]
+        for item in page.skipped:
+            out.insert(
+                item.index or 0,
+                Reference(asserted_by=NAME, extra=[basis, (UNREADABLE, item.reason)]),
+            )
+        return [evolve(ref, position=i) for i, ref in enumerate(out, start=1)]
 
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """OpenCitations' citation count as one dated measurement."""

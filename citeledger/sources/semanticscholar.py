@@ -60,7 +60,7 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.page import CountedCitation
-from citeledger.sources import Capability, Paged, unsupported
+from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem, unsupported
 from citeledger.sources._common import TransportSwap, payload_shape
 from citeledger.sources._transport import (
     Request,
@@ -206,11 +206,14 @@ class S2Page(Generic[_T]):
         items: The page's elements.
         offset: The page's ``offset``.
         next: The next page's offset; None on the last page (S2 omits ``next``).
+        skipped: The page's elements that could not be read (``index`` within the page's
+            ``data`` array), each with its reason.
     """
 
     items: tuple[_T, ...]
     offset: int
     next: int | None = None
+    skipped: tuple[UnreadableItem, ...] = ()
 
 
 # --------------------------------------------------------------------------- requests
@@ -534,53 +537,78 @@ def _page(body: bytes, what: str) -> tuple[list[Any], int, int | None]:
     return data["data"], offset, nxt
 
 
-def _links(rows: list[Any], key: str, offset: int) -> tuple[S2Link, ...]:
-    out = []
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not isinstance(row.get(key), dict):
-            raise ParseError(f"semanticscholar: listing element {offset + i} has no {key!r}")
-        influential = row.get("isInfluential")
-        count = row[key].get("citationCount")
-        contexts, intents = row.get("contexts") or (), row.get("intents") or ()
-        if not isinstance(contexts, list | tuple) or not isinstance(intents, list | tuple):
-            raise ParseError(
-                f"semanticscholar: listing element {offset + i} has contexts/intents "
-                "that are not arrays"
-            )
-        out.append(
-            S2Link(
-                paper=paper_from_json(row[key]),
-                contexts=tuple(contexts),
-                intents=tuple(intents),
-                influential=influential if isinstance(influential, bool) else None,
-                index=offset + i,
-                citation_count=count
-                if isinstance(count, int) and not isinstance(count, bool)
-                else None,
-            )
+def _link(row: Any, key: str, index: int) -> S2Link:
+    """One listing element; ``index`` is its 0-based place in S2's whole listing."""
+    if not isinstance(row, dict) or not isinstance(row.get(key), dict):
+        raise ParseError(f"semanticscholar: listing element {index} has no {key!r}")
+    influential = row.get("isInfluential")
+    count = row[key].get("citationCount")
+    contexts, intents = row.get("contexts") or (), row.get("intents") or ()
+    if not isinstance(contexts, list | tuple) or not isinstance(intents, list | tuple):
+        raise ParseError(
+            f"semanticscholar: listing element {index} has contexts/intents that are not arrays"
         )
-    return tuple(out)
+    return S2Link(
+        paper=paper_from_json(row[key]),
+        contexts=tuple(contexts),
+        intents=tuple(intents),
+        influential=influential if isinstance(influential, bool) else None,
+        index=index,
+        citation_count=count if isinstance(count, int) and not isinstance(count, bool) else None,
+    )
+
+
+def _links(
+    rows: list[Any], key: str, offset: int
+) -> tuple[tuple[S2Link, ...], tuple[UnreadableItem, ...]]:
+    """The page's readable links, and a record of each element that is not one."""
+    out: list[S2Link] = []
+    skipped: list[UnreadableItem] = []
+    what = "citing paper" if key == "citingPaper" else "cited paper"
+    for i, row in enumerate(rows):
+        try:
+            out.append(_link(row, key, offset + i))
+        except ParseError as exc:
+            # One unreadable element must not cost the page its other elements.
+            skipped.append(UnreadableItem.of(NAME, what, i, exc, row))
+    return tuple(out), tuple(skipped)
 
 
 def parse_references_page(body: bytes) -> S2Page[S2Link]:
     """Parse one ``/paper/{id}/references`` page (elements carry ``citedPaper``).
 
-    >>> page = parse_references_page(b'{"offset": 0, "data": [{"citedPaper": {"title": "X"}}]}')
-    >>> page.next is None, page.items[0].paper.title
-    (True, 'X')
+    An element that cannot be read is recorded in :attr:`S2Page.skipped`; the page's other
+    elements are kept, in order.
+
+    >>> page = parse_references_page(
+    ...     b'{"offset": 0, "data": [{"citedPaper": {"title": "X"}}, {"citedPaper": null}]}'
+    ... )
+    >>> page.next is None, page.items[0].paper.title, page.skipped[0].reason
+    (True, 'X', "semanticscholar: listing element 1 has no 'citedPaper'")
+
+    Raises:
+        ParseError: not JSON, or no ``data`` array / a bad ``offset`` or ``next``.
     """
     rows, offset, nxt = _page(body, "references")
-    return S2Page(items=_links(rows, "citedPaper", offset), offset=offset, next=nxt)
+    items, skipped = _links(rows, "citedPaper", offset)
+    return S2Page(items=items, offset=offset, next=nxt, skipped=skipped)
 
 
 def parse_citations_page(body: bytes) -> S2Page[S2Link]:
     """Parse one ``/paper/{id}/citations`` page (elements carry ``citingPaper``).
 
+    An element that cannot be read is recorded in :attr:`S2Page.skipped`; the page's other
+    elements are kept, in order.
+
     >>> parse_citations_page(b'{"offset": 0, "next": 1, "data": []}').next
     1
+
+    Raises:
+        ParseError: not JSON, or no ``data`` array / a bad ``offset`` or ``next``.
     """
     rows, offset, nxt = _page(body, "citations")
-    return S2Page(items=_links(rows, "citingPaper", offset), offset=offset, next=nxt)
+    items, skipped = _links(rows, "citingPaper", offset)
+    return S2Page(items=items, offset=offset, next=nxt, skipped=skipped)
 
 
 def parse_citation_counts(
@@ -684,7 +712,11 @@ class _WindowPaged(Paged[_T]):
     """A :class:`Paged` whose pages can report that S2's offset window stopped them."""
 
     def __init__(
-        self, pages: Callable[[_WindowPaged[_T]], Iterator[tuple[list[_T], int | None]]]
+        self,
+        pages: Callable[
+            [_WindowPaged[_T]],
+            Iterator[tuple[list[_T], int | None, tuple[UnreadableItem, ...]]],
+        ],
     ) -> None:
         self._window_hit = False
         super().__init__(pages(self))
@@ -843,7 +875,9 @@ class SemanticScholarSource(TransportSwap):
         parse = parse_citations_page if kind == "citations" else parse_references_page
         ident = _coerce(identifier)
 
-        def pages(paged: _WindowPaged[_T]) -> Iterator[tuple[list[_T], int | None]]:
+        def pages(
+            paged: _WindowPaged[_T],
+        ) -> Iterator[tuple[list[_T], int | None, tuple[UnreadableItem, ...]]]:
             total: int | None = None
             if self.announce_total:
                 fields = "citationCount" if kind == "citations" else "referenceCount"
@@ -862,7 +896,7 @@ class SemanticScholarSource(TransportSwap):
                     build(ident, offset=offset, limit=limit, fields=link_fields, **self._kw())
                 )
                 page = self._parse(response, parse)
-                yield [convert(link) for link in page.items], total
+                yield [convert(link) for link in page.items], total, page.skipped
                 if page.next is None or page.next <= offset:
                     return
                 offset = page.next
@@ -882,7 +916,8 @@ class SemanticScholarSource(TransportSwap):
 
         The result is a :class:`~citeledger.sources.Paged`: ``total`` is S2's
         ``citationCount`` (when ``announce_total``), ``error`` is set if a page fails midway,
-        and ``capped`` is set when S2's 9,999 offset window stops the listing early.
+        ``capped`` is set when S2's 9,999 offset window stops the listing early, and
+        ``skipped`` records the elements that could not be read.
         """
         ident = _coerce(identifier)
         subject = Paper(identifiers=(ident,))
@@ -928,7 +963,12 @@ class SemanticScholarSource(TransportSwap):
         return self._listing(ident, "citations", counted, link_fields=COUNTED_LINK_FIELDS)
 
     def reference_observations(self, identifier: Identifier | str) -> list[Observation]:
-        """Outbound observations with contexts/intents; positions are S2's listing order."""
+        """Outbound observations with contexts/intents; positions are S2's listing order.
+
+        An element that could not be read has no cited paper to observe, so it has no
+        observation here (its position is missing); :meth:`references` keeps it as an
+        unreadable reference and :meth:`reference_links` records it in ``skipped``.
+        """
         ident = _coerce(identifier)
         subject = Paper(identifiers=(ident,))
         observed = self._now()
@@ -943,6 +983,9 @@ class SemanticScholarSource(TransportSwap):
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """The reference list (every page); positions follow S2's listing order.
 
+        An element that could not be read is kept at its position as a reference holding
+        only the reason (``extra`` key ``"unreadable"``), so the ledger counts it.
+
         Raises:
             SourceError: a page failed after retries (use :meth:`reference_links` to keep a
                 partial listing).
@@ -950,6 +993,19 @@ class SemanticScholarSource(TransportSwap):
         paged = self.reference_links(identifier)
         out = [link_reference(link) for link in paged]
         paged.raise_for_error()
+        for item in paged.skipped:
+            index = item.listing_index if item.listing_index is not None else len(out)
+            out.append(
+                Reference(
+                    position=index + 1,
+                    asserted_by=NAME,
+                    extra=(
+                        ("position_basis", "semanticscholar listing order"),
+                        (UNREADABLE, item.reason),
+                    ),
+                )
+            )
+        out.sort(key=lambda r: r.position or 0)
         return out
 
     def events(self, identifier: Identifier | str) -> NoticeCheck:  # noqa: ARG002 - protocol
