@@ -115,6 +115,9 @@ class Method(enum.StrEnum):
     S2 = "s2"
     CORPUSID = "corpusid"
     FUZZY_TITLE = "fuzzy_title"
+    #: No title: the journal, volume and first page found the work, the year or the authors
+    #: confirmed it (references as physics and chemistry print them, "Phys. Rev. 47, 777").
+    JOURNAL_VOLUME_PAGE = "journal_volume_page"
     NO_RESOLVER_LINK = "no_resolver_link"
 
     @classmethod

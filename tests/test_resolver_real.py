@@ -125,7 +125,9 @@ def test_unresolved_ambiguous_fuzzycat_lookalikes() -> None:
     assert dated.target is papers[0]
 
 
-def test_parse_uncertain_crossref_structured_without_title() -> None:
+def test_crossref_structured_reference_without_title_resolves_by_journal_volume_page() -> None:
+    # Half of the Crossref structured MATCH references carry no title: "Luga, Cell 151, 1542
+    # (2012)". The journal, volume and first page find the record; the author and year confirm.
     row = _by_id("crossref_structured_tuning_2k.jsonl", "crossref-structured-tuning-2k:0")
     ref = row["left"]["reference"]
     reference = cl.Reference(
@@ -135,8 +137,32 @@ def test_parse_uncertain_crossref_structured_without_title() -> None:
         year=ref["year"],
         venue=ref["journal-title"],
     )
-    res = cl.Resolver([]).resolve(reference)
-    assert res.state is ResolutionState.PARSE_UNCERTAIN
+    luga = cl.Paper(
+        title="Exosomes mediate stromal mobilization of autocrine Wnt-PCP signaling in breast "
+        "cancer cell migration",
+        authors=["Valbona Luga", "Liang Zhang", "Alicia M. Viloria-Petit"],
+        year=2012,
+        venue="Cell",
+        volume="151",
+        pages="1542-1556",
+        identifiers=[row["right"]["target_gt"]["DOI"]],
+    )
+    # Another journal with the same volume and page: "Cell" is not "Cell Stem Cell".
+    other = cl.model.replace(
+        luga, title="Another article", venue="Cell Stem Cell", identifiers=["10.1016/x.1"]
+    )
+    res = cl.Resolver([other, luga]).resolve(reference)
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.method is cl.Method.JOURNAL_VOLUME_PAGE
+    assert res.target is luga
+    assert "the journal, volume and first page identify" in res.reason
+    # Without the record: searched and not found, so UNRESOLVED (not "too little to parse").
+    absent = cl.Resolver([other]).resolve(reference)
+    assert absent.state is ResolutionState.UNRESOLVED
+    assert "journal 'Cell Stem Cell' is not 'Cell'" in absent.reason
+    # Without a volume there is nothing to match on.
+    bare = cl.Resolver([luga]).resolve(cl.model.replace(reference, volume=None))
+    assert bare.state is ResolutionState.PARSE_UNCERTAIN
 
 
 def test_malformed_identifier_crossref_truncated_doi() -> None:

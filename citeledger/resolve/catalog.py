@@ -32,7 +32,12 @@ from rapidfuzz import fuzz, process
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, work_key
 from citeledger.model import Paper
-from citeledger.resolve.normalize import normalize_text, normalize_title, title_tokens
+from citeledger.resolve.normalize import (
+    normalize_code,
+    normalize_text,
+    normalize_title,
+    title_tokens,
+)
 
 if TYPE_CHECKING:
     from citeledger.model import Reference
@@ -42,6 +47,7 @@ __all__ = [
     "CandidateProvider",
     "Catalog",
     "ScoredCandidate",
+    "locator_key",
     "version_key",
     "version_of",
 ]
@@ -91,6 +97,16 @@ PREPRINT_DOI_PREFIXES: Final = (
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
 _SCAN_BUDGET: Final = 300
+
+
+def locator_key(volume: str | None, first_page: str | None) -> str | None:
+    """The key of a volume and first page as the catalog indexes them, or None if one is missing.
+
+    >>> locator_key("Vol. 76", "pp. 4350"), locator_key("76", None)
+    ('76|4350', None)
+    """
+    v, p = normalize_code(volume), normalize_code(first_page)
+    return f"{v}|{p}" if v and p else None
 
 
 def version_key(ident: Identifier) -> str:
@@ -180,6 +196,7 @@ class Catalog:
     __slots__ = (
         "_block_tokens",
         "_ids",
+        "_locators",
         "_max_df",
         "_papers",
         "_postings",
@@ -201,6 +218,9 @@ class Catalog:
         # version key -> ids, only for identifiers whose version key differs from the work key.
         self._versions: dict[str, int | list[int]] = {}
         self._postings: dict[str, array[int]] = {}
+        # locator_key(volume, first page) -> ids: the journal/volume/page route for references
+        # without a title.
+        self._locators: dict[str, int | list[int]] = {}
         self._block_tokens = block_tokens
         self._max_df = max_df
         self.extend(papers)
@@ -241,6 +261,10 @@ class Catalog:
                 self._index(self._versions, base, pid)
         for rel in paper.related:
             self._index(self._related, work_key(rel.identifier), pid)
+        if paper.volume and paper.pages:
+            loc = locator_key(paper.volume, paper.first_page)
+            if loc is not None:
+                self._index(self._locators, loc, pid)
         postings = self._postings
         for tok in set(title_tokens(title)):
             arr = postings.get(tok)
@@ -325,6 +349,23 @@ class Catalog:
         version in the catalog), then to other versions of a versioned DOI.
         """
         return [self._papers[i] for i in self.ids_by_identifier(ident)]
+
+    def ids_by_locator(self, volume: str | None, first_page: str | None) -> list[int]:
+        """Ids of papers with this volume and first page (compared as :func:`locator_key`)."""
+        key = locator_key(volume, first_page)
+        return [] if key is None else self._lookup(self._locators, key)
+
+    def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
+        """Papers with this volume and first page, in any journal.
+
+        The candidates for a reference without a title ("Proc. Natl. Acad. Sci. 76, 4350").
+
+        >>> from citeledger import Paper
+        >>> cat = Catalog([Paper(venue="Proc Natl Acad Sci U S A", volume="76", pages="4350-4")])
+        >>> [p.volume for p in cat.by_locator("Vol. 76", "4350")]
+        ['76']
+        """
+        return [self._papers[i] for i in self.ids_by_locator(volume, first_page)]
 
     def blocking_ids(self, title: str) -> list[int]:
         """Candidate ids for a *normalised* title from its rarest known tokens (sorted).

@@ -22,6 +22,7 @@ __all__ = [
     "GENERIC_TITLES",
     "STOPWORDS",
     "is_generic_title",
+    "normalize_code",
     "normalize_name",
     "normalize_text",
     "normalize_title",
@@ -227,3 +228,21 @@ def is_generic_title(normalized: str, tokens: Sequence[str] | None = None) -> bo
         return True
     content = title_tokens(normalized) if tokens is None else tokens
     return len(content) < 3 or len(normalized.replace(" ", "")) < 12
+
+
+_NON_ALNUM: Final = re.compile(r"[^0-9a-z]+")
+# A label before a number: "Vol. 12", "vol 12", "pp. 101", "p101", "No. 3" name 12, 101 and 3.
+_CODE_LABEL: Final = re.compile(r"^(?:volume|vol|v|pages|page|pp|p|number|no|nr)\.?\s*(?=\d)")
+
+
+def normalize_code(value: str | None) -> str:
+    """A volume, issue or page as compared: alphanumerics, case-folded, labels dropped.
+
+    >>> normalize_code("Vol. 12"), normalize_code("pp. 7A"), normalize_code("Suppl 2")
+    ('12', '7a', 'suppl2')
+    """
+    if not value:
+        return ""
+    if value.isdigit() and value.isascii():  # most volumes and pages: nothing to remove
+        return value
+    return _NON_ALNUM.sub("", _CODE_LABEL.sub("", value.strip().casefold()))

@@ -53,6 +53,7 @@ from citeledger.resolve.catalog import (
     PREPRINT_DOI_PREFIXES,
     CandidateProvider,
     Catalog,
+    locator_key,
     version_key,
     version_of,
 )
@@ -65,6 +66,7 @@ from citeledger.resolve.scoring import (
     compare,
     compare_authors,
     name_keys,
+    same_journal,
     title_similarity,
     title_word_conflict,
     venue_kind,
@@ -469,6 +471,110 @@ class Resolver:
             problems.append("volume+first_page")
         return problems
 
+    def _locate(self, feats: ReferenceFeatures) -> list[_Scored]:
+        """Candidates with the reference's volume and first page, compared and ordered."""
+        pool: list[Paper] = []
+        for provider in self.providers:
+            if isinstance(provider, (Catalog, _OnePaper)):
+                found = provider.by_locator(feats.volume, feats.first_page)
+            else:  # sources' lookups and searches have no volume/page index
+                continue
+            for paper in found:
+                if not any(paper is p or paper == p for p in pool):
+                    pool.append(paper)
+        cfg = self.config
+        return _order(
+            [
+                _Scored(
+                    p,
+                    compare(
+                        feats,
+                        p,
+                        year_tolerance=cfg.year_tolerance,
+                        preprint_year_tolerance=cfg.preprint_year_tolerance,
+                    ),
+                )
+                for p in pool
+            ]
+        )
+
+    def _locator_decision(
+        self, feats: ReferenceFeatures, candidates: list[_Scored]
+    ) -> tuple[bool, str, _Scored | None, _Scored | None]:
+        """(verified, reason, best, rival) of the journal/volume/page route.
+
+        A candidate (same volume and first page) verifies when its journal agrees, nothing
+        clearly disagrees (author lists sharing no name, a year beyond the tolerance), the
+        exact year or the authors confirm it, and no other work in that journal, volume and
+        page could be the one cited (two letters on one page: neither is claimed).
+        """
+        where = f"volume {feats.volume!r}, first page {feats.first_page!r}"
+        if not candidates:
+            return False, f"no catalog record has {where}", None, None
+        # The same journal (scoring.same_journal: equal names, or one abbreviating all of the
+        # other), stricter than the venue agreement that corroborates a title: "Nature" and
+        # "Nature Genetics" both have a volume 76 with a page 4350.
+        journal = [
+            c
+            for c in candidates
+            if not c.comparison.hard and same_journal(feats.venue, c.paper.venue)
+        ]
+        if not journal:
+            best = candidates[0]
+            comp = best.comparison
+            problems = [f"disagreeing {', '.join(comp.hard)}"] if comp.hard else []
+            if not same_journal(feats.venue, best.paper.venue):
+                problems.insert(0, f"journal {best.paper.venue!r} is not {feats.venue!r}")
+            return (
+                False,
+                f"{_describe(best.paper)} has {where} but {'; '.join(problems)}",
+                best,
+                None,
+            )
+        confirmed = [c for c in journal if _locator_confirmed(c.comparison)]
+        if not confirmed:
+            best = journal[0]
+            return (
+                False,
+                (
+                    f"{_describe(best.paper)} has {where} in {feats.venue!r}, but neither the year "
+                    "nor the authors confirm it"
+                ),
+                best,
+                None,
+            )
+        best = confirmed[0]
+        rival = next(
+            (
+                c
+                for c in journal
+                if c is not best
+                and not _same_work(c.paper, best.paper)
+                and not _duplicate_record(best, c)
+            ),
+            None,
+        )
+        if rival is not None:
+            return (
+                False,
+                (
+                    f"ambiguous: {_describe(best.paper)} and {_describe(rival.paper)} both have "
+                    f"{where} in {feats.venue!r}"
+                ),
+                best,
+                rival,
+            )
+        agreed = [o[0] for o in best.comparison.outcomes if o[1] is Agreement.AGREE]
+        return (
+            True,
+            (
+                f"no title; the journal, volume and first page identify {_describe(best.paper)} "
+                f"({', '.join(agreed)} agree)"
+            ),
+            best,
+            None,
+        )
+
     def _fuzzy_decision(
         self, feats: ReferenceFeatures, ref: Reference, candidates: list[_Scored]
     ) -> tuple[bool, str, _Scored | None, _Scored | None]:
@@ -743,6 +849,40 @@ class Resolver:
         # 2. is there anything to match on?
         not_found = ", ".join(str(i) for i in ref.identifiers) if ref.identifiers else ""
         if not feats.title:
+            if (
+                feats.venue
+                and feats.volume_code
+                and feats.page_code
+                and (
+                    ref.parse_confidence is None or ref.parse_confidence >= cfg.min_parse_confidence
+                )
+            ):
+                # 2b. no title: the journal, volume and first page route
+                ok, reason, best, runner = self._locator_decision(feats, self._locate(feats))
+                prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
+                if ok and best is not None:
+                    comp = best.comparison
+                    return _trusted_resolution(
+                        state=ResolutionState.VERIFIED_FUZZY,
+                        method=Method.JOURNAL_VOLUME_PAGE,
+                        target=best.paper,
+                        score=_locator_score(comp),
+                        evidence=(*evidence, *comp.evidence),
+                        reason=prefix + reason,
+                        alternatives=(),
+                    )
+                # A structured reference without a title was looked up and not found. A string
+                # in which the parser found no title may have been misread (a title taken for
+                # the journal), so it stays PARSE_UNCERTAIN unless it names an identifier.
+                misread = ref.raw is not None and not ref.identifiers
+                return fail(
+                    ResolutionState.PARSE_UNCERTAIN if misread else ResolutionState.UNRESOLVED,
+                    f"{prefix}no title"
+                    + (" found in the string" if misread else "")
+                    + f"; {reason}",
+                    [c.paper for c in (best, runner) if c is not None],
+                    () if best is None else best.comparison.evidence,
+                )
             if ref.identifiers:
                 return fail(
                     ResolutionState.UNRESOLVED,
@@ -1064,6 +1204,23 @@ def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
     return out
 
 
+def _locator_confirmed(comp: Comparison) -> bool:
+    # The exact year, or the authors (the first one found, with a compatible initial, or at
+    # least some names), confirm a journal/volume/page match.
+    return any(
+        (name == "year" and agreement is Agreement.AGREE)
+        or (name == "authors" and agreement in (Agreement.AGREE, Agreement.PARTIAL))
+        for name, agreement, *_ in comp.outcomes
+    )
+
+
+def _locator_score(comp: Comparison) -> float:
+    """Percentage of the reference's compared fields that agree (there is no title score)."""
+    compared = [o for o in comp.outcomes if o[1] is not Agreement.MISSING]
+    agree = sum(1 for o in compared if o[1] is Agreement.AGREE)
+    return round(100.0 * agree / len(compared), 1) if compared else 0.0
+
+
 def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:
     """Why ``paper`` is another publication of the work the reference cites, or ``""``.
 
@@ -1333,6 +1490,14 @@ class _OnePaper:
         if any(k == base or version_of(k) == base for k in keys):
             return [paper]
         return []
+
+    def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
+        """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""
+        paper = self.paper
+        key = locator_key(volume, first_page)
+        if key is None or not paper.volume or not paper.pages:
+            return []
+        return [paper] if locator_key(paper.volume, paper.first_page) == key else []
 
     def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:  # noqa: ARG002
         # ``limit`` is part of the provider protocol; one paper is within any limit (the catalog

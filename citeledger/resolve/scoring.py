@@ -27,6 +27,7 @@ from citeledger.resolve.catalog import PREPRINT_DOI_PREFIXES
 from citeledger.resolve.normalize import (
     STOPWORDS,
     is_generic_title,
+    normalize_code,
     normalize_text,
     normalize_title,
     title_tokens,
@@ -315,17 +316,7 @@ def compare_year(left: int | None, right: int | None, *, tolerance: int = 1) -> 
     return Agreement.PARTIAL if gap <= tolerance else Agreement.DISAGREE
 
 
-_NON_ALNUM: Final = re.compile(r"[^0-9a-z]+")
-# A label before a number: "Vol. 12", "vol 12", "pp. 101", "p101", "No. 3" name 12, 101 and 3.
-_CODE_LABEL: Final = re.compile(r"^(?:volume|vol|v|pages|page|pp|p|number|no|nr)\.?\s*(?=\d)")
-
-
-def _norm_code(value: str | None) -> str:
-    if not value:
-        return ""
-    if value.isdigit() and value.isascii():  # most volumes and pages: nothing to remove
-        return value
-    return _NON_ALNUM.sub("", _CODE_LABEL.sub("", value.strip().casefold()))
+_norm_code: Final = normalize_code
 
 
 def _code_agreement(left_code: str, right: str | None) -> Agreement:
@@ -336,23 +327,90 @@ def _code_agreement(left_code: str, right: str | None) -> Agreement:
     return Agreement.AGREE if left_code == b else Agreement.DISAGREE
 
 
-def _acronym_or_abbreviation(short: list[str], long: list[str]) -> bool:
-    # "vldb" ~ "very large data bases"; "j magn magn mater" ~ "journal of magnetism and ..."
+def _acronym_or_abbreviation(short: list[str], long: list[str], *, whole: bool = False) -> bool:
+    # "vldb" ~ "very large data bases"; "j magn magn mater" ~ "journal of magnetism and ...".
+    # ``whole``: every content word of ``long`` must be abbreviated, none skipped ("nature" is
+    # not "nature genetics", "brain res" not "brain research bulletin").
     if len(short) == 1 and len(short[0]) >= 2 and len(long) >= 2:
         initials = "".join(t[0] for t in long if t not in STOPWORDS)
         if short[0] == initials:
             return True
-    content = [t for t in long if t not in STOPWORDS]
+    # (whole: the words come from _journal_words, where a single letter is a section, "A")
+    content = [t for t in long if t not in STOPWORDS or (whole and len(t) == 1)]
     if not short or len(short) > len(content):
         return False
     j = 0
     for tok in short:
-        while j < len(content) and not content[j].startswith(tok):
+        while j < len(content):
+            word = content[j]
+            if word.startswith(tok) or (
+                # An ISO 4 contraction keeps the word's first letter and some later ones in
+                # order: "natl" national, "mater" materials, "biochem" biochemistry.
+                len(tok) >= 3 and tok[0] == word[0] and _is_subsequence(tok, word)
+            ):
+                j += 1
+                break
+            if 2 <= len(tok) <= len(content) - j and tok == "".join(
+                w[0] for w in content[j : j + len(tok)]
+            ):
+                j += len(tok)  # initials of several words: "usa" united states (of) america
+                break
+            if whole:
+                return False
             j += 1
-        if j == len(content):
+        else:
             return False
-        j += 1
-    return True
+    return not whole or j == len(content)
+
+
+def _is_subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def _journal_words(name: str) -> list[str]:
+    # Content words of a normalised journal name; runs of single letters are initials and join
+    # into one word ("u s a" -> "usa", so "U.S.A." and "USA" read alike).
+    out: list[str] = []
+    letters = ""
+    for tok in name.split():
+        if tok.isdigit():  # a disambiguating year: "Spine (Phila Pa 1976)"
+            continue
+        if len(tok) == 1:
+            letters += tok
+            continue
+        if letters:
+            out.append(letters)
+            letters = ""
+        if tok not in STOPWORDS:
+            out.append(tok)
+    if letters:
+        out.append(letters)
+    return out
+
+
+def same_journal(left: str | None, right: str | None) -> bool:
+    """Whether two venue names name the same journal: equal, or one abbreviates all of the other.
+
+    Stricter than :func:`compare_venue`, which also lets a name agree with a longer one that
+    contains it (right for corroborating a title, wrong for telling journals apart):
+
+    >>> same_journal(
+    ...     "Proc Natl Acad Sci USA",
+    ...     "Proceedings of the National Academy of Sciences of the United States of America",
+    ... )
+    True
+    >>> same_journal("Nature", "Nature Genetics"), same_journal("J Phys", "Journal of Physiology")
+    (False, True)
+    """
+    a, b = normalize_text(left or ""), normalize_text(right or "")
+    if not a or not b:
+        return False
+    ta, tb = _journal_words(a), _journal_words(b)
+    if ta == tb:
+        return True
+    short, long = (ta, tb) if len(a) <= len(b) else (tb, ta)
+    return _acronym_or_abbreviation(short, long, whole=True)
 
 
 def compare_venue(left: str | None, right: str | None) -> tuple[Agreement, float]:
