@@ -960,16 +960,40 @@ class _SourceCandidates:
             return []
         key = f"q:{_norm_title(ref.title)}"
         if key not in self._seen:
+            subject = ref.title[:60]
             ok, found, _ = self._caller.call(
                 self._src,
                 Capability.SEARCH,
                 "search",
                 ref,
                 limit=limit,
-                subject=ref.title[:60],
+                subject=subject,
             )
             self._seen[key] = list(found or []) if ok else []
+            unread = _search_skipped(found) if ok else ()
+            if unread:
+                # Candidates the source sent but could not read: one may have been the match,
+                # so the search is reported partial (the readable candidates are still used).
+                self._caller.reports.append(
+                    SourceReport(
+                        source=getattr(self._src, "name", type(self._src).__name__),
+                        capability=Capability.SEARCH.value,
+                        outcome=Outcome.PARTIAL,
+                        fetched=len(self._seen[key]),
+                        total=len(self._seen[key]) + len(unread),
+                        subject=subject,
+                        unreadable=unread,
+                    )
+                )
         return self._seen[key]
+
+
+def _search_skipped(found: object) -> tuple[UnreadableItem, ...]:
+    """The unreadable results a search answer carries (a plain list carries none)."""
+    skipped = getattr(found, "skipped", ())
+    if not isinstance(skipped, tuple | list):
+        return ()
+    return tuple(u for u in skipped if isinstance(u, UnreadableItem))
 
 
 # ============================================================================ building

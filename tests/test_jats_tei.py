@@ -133,14 +133,17 @@ def test_jats_alternatives_and_malformed_ids() -> None:
       </element-citation></ref></ref-list>
     </ref-list></back></article>"""
     refs = parse_jats_references(doc)
-    assert [(r.position, r.key) for r in refs] == [(1, "a"), (2, "b"), (3, "b"), (4, "d")]
+    # A <ref> with no citation keeps its position, marked unreadable (never dropped).
+    assert [(r.position, r.key) for r in refs] == [(1, "a"), (2, "b"), (3, "b"), (4, "c"), (5, "d")]
+    assert refs[3].raw == "no citation here"
+    assert "holds no citation element" in (refs[3].get_extra("unreadable") or "")
     alt = refs[0]
     assert (alt.title, alt.raw) == ("T", "Printed T. 2020.")
     assert alt.identifiers == (DOI("10.1000/good"),)
     (bad,) = alt.malformed
     assert (bad.text, bad.scheme) == ("1913.01234", Scheme.ARXIV)
     assert "month" in bad.reason
-    assert refs[3].identifiers == (PMCID("PMC3531190"), ArxivId("2104.12255v1"))
+    assert refs[4].identifiers == (PMCID("PMC3531190"), ArxivId("2104.12255v1"))
     assert parse_jats_paper(doc) is None
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "UNREADABLE",
     "Capability",
     "Paged",
+    "SearchResults",
     "Source",
     "SourceRegistry",
     "UnreadableItem",
@@ -96,7 +97,12 @@ class Source(Protocol):
         ...
 
     def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
-        """Candidate works for a reference (for the resolver's candidate providers)."""
+        """Candidate works for a reference (for the resolver's candidate providers).
+
+        A source whose answer held results it could not read returns a
+        :class:`SearchResults` (a list of the readable ones that carries the others in
+        ``skipped``); the ledger reports them.
+        """
         ...
 
 
@@ -315,6 +321,37 @@ class Paged(Generic[T]):
         """Raise the error that stopped paging, if any."""
         if self.error is not None:
             raise self.error
+
+
+class SearchResults(list[T]):
+    """A search answer: the readable results, in the source's order, and the unreadable ones.
+
+    It *is* the ``list`` that :meth:`Source.search` returns (so ``== [...]``, ``len()`` and
+    iteration are unchanged), with the results the source sent but could not read kept in
+    :attr:`skipped` instead of vanishing. Slicing gives a plain list: take
+    ``SearchResults(results[:n], skipped=results.skipped)`` to keep the record.
+
+    Args:
+        items: The readable results.
+        skipped: The results that could not be read, each with its index and reason.
+
+    >>> bad = UnreadableItem(source="s2", what="search result", index=1, reason="no title")
+    >>> found = SearchResults(["A", "C"], skipped=[bad])
+    >>> found == ["A", "C"], found.skipped[0].describe()
+    (True, 's2 search result at index 1: no title')
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ("skipped",)
+
+    def __init__(self, items: Iterable[T] = (), *, skipped: Iterable[UnreadableItem] = ()) -> None:
+        super().__init__(items)
+        #: Results the source sent but could not read, in order.
+        self.skipped: tuple[UnreadableItem, ...] = tuple(skipped)
+
+    def __repr__(self) -> str:
+        return f"SearchResults({list(self)!r}, skipped={self.skipped!r})"
 
 
 SourceFactory = Callable[..., Any]

@@ -14,11 +14,13 @@ import contextlib
 import copy
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
+from citeledger.model import Event, EventKind, NoticeCheck, NoticeStatus
+from citeledger.sources import UnreadableItem, describe_unreadable
 from citeledger.sources._transport import (
     RequestsTransport,
     Response,
@@ -43,6 +45,7 @@ __all__ = [
     "join_url",
     "load_json",
     "make_transport",
+    "notice_check",
     "payload_shape",
     "utc_now",
 ]
@@ -200,6 +203,51 @@ def payload_shape(source: str, what: str) -> Iterator[None]:
         raise ParseError(
             f"{source}: {what} of unexpected shape ({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def notice_check(
+    events: Sequence[Event],
+    skipped: Sequence[UnreadableItem],
+    *,
+    what: str,
+    sources: tuple[str, ...],
+    checked: dt.datetime,
+    subject: Identifier | None,
+) -> NoticeCheck:
+    """The check for ``events`` read from notices of which ``skipped`` could not be read.
+
+    With every notice read: events found, or none found as of ``checked``. An unreadable notice
+    may be the retraction, so it never becomes "none found" nor an events-found check that
+    reads as "not retracted": unless a retraction was read (then it is certain, and the check
+    is events found with a ``reason`` naming the unreadable notices), the check is
+    *unavailable*, keeping the events that were read and saying what could not be.
+
+    >>> bad = UnreadableItem(source="x", what="update", index=1, reason="not an object")
+    >>> now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    >>> check = notice_check([], [bad], what="updates", sources=("x",), checked=now, subject=None)
+    >>> check.status.value, check.reason
+    ('unavailable', 'updates could not be read: 1 unreadable (x update at index 1: not an object)')
+    """
+    if not skipped:
+        if events:
+            return NoticeCheck.found(events, sources=sources, checked=checked, subject=subject)
+        return NoticeCheck.none_found(sources=sources, checked=checked, subject=subject)
+    reason = f"{what} could not be read: {describe_unreadable(skipped)}"
+    if any(e.kind is EventKind.RETRACTION for e in events):
+        status = NoticeStatus.EVENTS_FOUND
+    else:
+        status = NoticeStatus.UNAVAILABLE
+        if events:
+            kinds = ", ".join(dict.fromkeys(e.kind.value.replace("_", " ") for e in events))
+            reason += f"; no retraction among those read ({kinds})"
+    return NoticeCheck(
+        status=status,
+        events=tuple(events),
+        sources=sources,
+        checked=checked,
+        subject=subject,
+        reason=reason,
+    )
 
 
 def join_url(base: str, path: str) -> str:

@@ -43,7 +43,14 @@ from citeledger.errors import (
 )
 from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, normalize_doi
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
-from citeledger.sources import Capability, Paged, UnreadableItem, describe_unreadable, unsupported
+from citeledger.sources import (
+    Capability,
+    Paged,
+    SearchResults,
+    UnreadableItem,
+    describe_unreadable,
+    unsupported,
+)
 from citeledger.sources._common import (
     TransportSwap,
     as_identifier,
@@ -606,7 +613,8 @@ class ArxivSource(TransportSwap):
         paged = self.search_paged(query, limit=limit)
         papers = list(paged)
         paged.raise_for_error()
-        return papers
+        # Unreadable entries travel with the answer, for the ledger to report.
+        return SearchResults(papers, skipped=paged.skipped)
 
     # -- capabilities arXiv lacks
 

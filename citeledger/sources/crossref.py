@@ -59,8 +59,8 @@ from citeledger.sources import (
     UNREADABLE,
     Capability,
     Paged,
+    SearchResults,
     UnreadableItem,
-    describe_unreadable,
     unsupported,
 )
 from citeledger.sources._common import (
@@ -72,6 +72,7 @@ from citeledger.sources._common import (
     join_url,
     load_json,
     make_transport,
+    notice_check,
     payload_shape,
     utc_now,
 )
@@ -918,7 +919,9 @@ class CrossrefSource(TransportSwap):
 
         Reads ``updated-by`` on the work and, with ``check_update_filter``, the notices found
         by ``filter=updates:{doi}`` (their ``update-to``). No event gives "none found in
-        crossref as of now".
+        crossref as of now". A notice that could not be read makes the check unavailable,
+        keeping the events read, unless a retraction was read (then events found, with a
+        ``reason`` naming the unreadable notices).
 
         Raises:
             NotFoundError: Crossref does not know the DOI.
@@ -943,18 +946,16 @@ class CrossrefSource(TransportSwap):
         for event in events:
             if all((e.kind, e.notice) != (event.kind, event.notice) for e in unique):
                 unique.append(event)
-        checked = self._clock()
-        if unique:
-            return NoticeCheck.found(unique, sources=(self.name,), checked=checked, subject=doi)
-        if skipped:
-            # An unreadable notice may be the retraction: "none found" would be a false claim.
-            return NoticeCheck.unavailable(
-                "notices that update the work could not be read: " + describe_unreadable(skipped),
-                sources=(self.name,),
-                checked=checked,
-                subject=doi,
-            )
-        return NoticeCheck.none_found(sources=(self.name,), checked=checked, subject=doi)
+        # An unreadable notice may be the retraction: unless one was read, the check is
+        # unavailable (never "none found", nor events found reading as "not retracted").
+        return notice_check(
+            unique,
+            skipped,
+            what="notices that update the work",
+            sources=(self.name,),
+            checked=self._clock(),
+            subject=doi,
+        )
 
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``is-referenced-by-count`` as a dated measurement (empty if Crossref gives none)."""
@@ -983,7 +984,9 @@ class CrossrefSource(TransportSwap):
         request = build_works_request(
             bibliographic=text, rows=max(1, limit), base_url=self.base_url, mailto=self.mailto
         )
-        return self._work_list(request, parse_unstructured=False).papers[:limit]
+        page = self._work_list(request, parse_unstructured=False)
+        # Unreadable candidates travel with the answer, for the ledger to report.
+        return SearchResults(page.papers[:limit], skipped=page.skipped)
 
     # -- paging
 

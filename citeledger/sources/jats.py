@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 from citeledger.errors import InvalidIdentifier
 from citeledger.identifiers import Identifier, MalformedFragment, Scheme, parse_identifier
 from citeledger.model import Author, Paper, Reference, WorkType
+from citeledger.sources import UNREADABLE
 from citeledger.sources._xml import safe_xml
 
 if TYPE_CHECKING:
@@ -220,7 +221,11 @@ def parse_jats_references(body: bytes) -> list[Reference]:
     """Every reference of a JATS document's reference lists, in document order.
 
     Each ``<ref>`` gives one reference per citation it holds (a ``<citation-alternatives>``
-    counts once: fields from its structured citation, ``raw`` from its mixed one).
+    counts once: fields from its structured citation, ``raw`` from its mixed one). A citation
+    wrapped in another element (``<note><p><mixed-citation>``) is found too. A ``<ref>`` with
+    no citation at all (only a ``<note>``, or empty) is not dropped: it keeps its position as
+    a reference holding its text as ``raw`` and the reason under ``extra["unreadable"]``, so
+    the positions after it stay right and the ledger counts it.
 
     >>> refs = parse_jats_references(
     ...     b"<article><back><ref-list><ref id='R1'><label>1</label>"
@@ -244,18 +249,41 @@ def parse_jats_references(body: bytes) -> list[Reference]:
     for ref in (el for el in root.iter() if _local(el) == "ref" and _inside_ref_list(el)):
         key = ref.get("id")
         label = _flat(_kid(ref, "label"))
-        groups: list[list[etree._Element]] = []
-        for child in ref:
-            local = _local(child)
-            if local == "citation-alternatives":
-                alts = [c for c in child if _local(c) in _CITATIONS]
-                if alts:
-                    groups.append(alts)
-            elif local in _CITATIONS:
-                groups.append([child])
+        groups = _citation_groups(ref, nested=False) or _citation_groups(ref, nested=True)
         for group in groups:
             out.append(_reference(group, position=len(out) + 1, key=key, label=label))
+        if not groups:
+            out.append(_unreadable_ref(ref, position=len(out) + 1, key=key, label=label))
     return out
+
+
+def _citation_groups(el: etree._Element, *, nested: bool) -> list[list[etree._Element]]:
+    """The citations of ``el``'s children (and, if ``nested``, of their descendants)."""
+    groups: list[list[etree._Element]] = []
+    for child in el:
+        local = _local(child)
+        if local == "citation-alternatives":
+            alts = [c for c in child if _local(c) in _CITATIONS]
+            if alts:
+                groups.append(alts)
+        elif local in _CITATIONS:
+            groups.append([child])
+        elif nested and local and local != "label":
+            groups += _citation_groups(child, nested=True)
+    return groups
+
+
+def _unreadable_ref(
+    ref: etree._Element, *, position: int, key: str | None, label: str | None
+) -> Reference:
+    """A ``<ref>`` holding no citation, kept at its position with its text and the reason."""
+    parts = [ref.text or ""]
+    parts += [f"{_flat(c) or ''} {c.tail or ''}" for c in ref if _local(c) != "label"]
+    text = " ".join(" ".join(parts).split()) or None
+    shown = f" id={key!r}" if key else ""
+    extra: list[tuple[str, str]] = [("label", label)] if label else []
+    extra.append((UNREADABLE, f"jats: <ref{shown}> holds no citation element"))
+    return Reference(position=position, raw=text, key=key, extra=extra)
 
 
 def _inside_ref_list(el: etree._Element) -> bool:

@@ -67,7 +67,13 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.page import CitedByYear, CountedCitation
-from citeledger.sources import Capability, Paged, UnreadableItem, describe_unreadable
+from citeledger.sources import (
+    Capability,
+    Paged,
+    SearchResults,
+    UnreadableItem,
+    describe_unreadable,
+)
 from citeledger.sources._common import (
     Clock,
     TransportSwap,
@@ -965,7 +971,9 @@ class OpenAlexSource(TransportSwap):
             mailto=self.mailto,
             api_key=self._api_key,
         )
-        return self._list(request).papers[:limit]
+        page = self._list(request)
+        # Unreadable candidates travel with the answer, for the ledger to report.
+        return SearchResults(page.papers[:limit], skipped=page.skipped)
 
     def works(
         self,

@@ -37,16 +37,17 @@ from attrs import frozen
 from citeledger.errors import InvalidIdentifier, ParseError
 from citeledger.identifiers import DOI, PMID, ArxivId, Identifier, normalize_doi, parse_identifier
 from citeledger.model import Event, EventKind, Measurement, NoticeCheck, Paper, Reference
-from citeledger.sources import Capability, unsupported
-from citeledger.sources._common import as_identifier
+from citeledger.sources import Capability, UnreadableItem, unsupported
+from citeledger.sources._common import as_identifier, notice_check
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
 
     from citeledger.model import Observation
 
 __all__ = [
     "RETRACTION_WATCH_COLUMNS",
+    "OpenRetractionsRecord",
     "RetractionWatchIndex",
     "RetractionWatchRecord",
     "RetractionWatchSource",
@@ -54,6 +55,7 @@ __all__ = [
     "iter_retraction_watch",
     "open_retractions_check",
     "parse_open_retractions",
+    "parse_open_retractions_record",
     "parse_retraction_watch",
 ]
 
@@ -242,13 +244,60 @@ class RetractionWatchRecord:
         )
 
 
-def iter_retraction_watch(lines: Iterable[str]) -> Iterator[RetractionWatchRecord]:
-    """Stream records from the lines of a Retraction Watch CSV (header first).
+def iter_retraction_watch(
+    lines: Iterable[str], *, on_unreadable: Callable[[UnreadableItem], object] | None = None
+) -> Iterator[RetractionWatchRecord]:
+    r"""Stream records from the lines of a Retraction Watch CSV (header first).
+
+    A row the ``csv`` module cannot read (a stray carriage return, an over-long field) raises by
+    default;
+    with ``on_unreadable`` it is recorded as an :class:`~citeledger.sources.UnreadableItem`
+    (what ``"CSV row"``, the line in the reason) and reading goes on with the next row.
+
+    >>> bad = []
+    >>> rows = iter_retraction_watch(
+    ...     [
+    ...         "Record ID,OriginalPaperDOI,OriginalPaperPubMedID,RetractionNature\n",
+    ...         "1,10.1/a,0,Retraction\n",
+    ...         "2,10.1/b\rx,0,Retraction\n",
+    ...         "3,10.1/c,0,Retraction\n",
+    ...     ],
+    ...     on_unreadable=bad.append,
+    ... )
+    >>> [r.record_id for r in rows], bad[0].reason[:50]
+    (['1', '3'], 'retractionwatch: malformed CSV at line 3: new-line')
+
+    Args:
+        lines: The file's lines (an open text file, or ``io.StringIO(text, newline="")``).
+        on_unreadable: Called with each row that cannot be read; None raises instead.
 
     Raises:
-        ParseError: the header lacks a required column, or the CSV is malformed.
+        ParseError: the header lacks a required column or cannot be read, or (without
+            ``on_unreadable``) a row is malformed.
+
+    .. versionchanged:: 0.1.0
+       ``on_unreadable``.
     """
-    reader = csv.DictReader(lines)
+    if on_unreadable is None:
+        return _rows(lines, None)
+    report = on_unreadable
+    return _rows(lines, lambda item, _raw: report(item))
+
+
+def _rows(
+    lines: Iterable[str], on_bad: Callable[[UnreadableItem, str], object] | None
+) -> Iterator[RetractionWatchRecord]:
+    """:func:`iter_retraction_watch`; ``on_bad`` also gets the bad row's whole text."""
+    # The reader gets the lines through this iterator, so a row it rejects can be shown:
+    # ``last`` holds the lines of the row being read (a quoted cell may span several).
+    last: list[str] = []
+
+    def remember(source: Iterable[str]) -> Iterator[str]:
+        for line in source:
+            last.append(line)
+            yield line
+
+    reader = csv.DictReader(remember(lines))
     try:
         header = reader.fieldnames
     except csv.Error as exc:
@@ -260,15 +309,26 @@ def iter_retraction_watch(lines: Iterable[str]) -> Iterator[RetractionWatchRecor
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise ParseError(f"retractionwatch: not a Retraction Watch CSV (missing columns {missing})")
-    try:
-        for row in reader:
-            if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
-                continue
-            yield RetractionWatchRecord.from_row(row)
-    except csv.Error as exc:
-        raise ParseError(
-            f"retractionwatch: malformed CSV at line {reader.line_num}: {exc}"
-        ) from exc
+    while True:
+        last.clear()
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            # DictReader.line_num is only updated after a good row; its reader's counts this one.
+            line = reader.reader.line_num
+            error = ParseError(f"retractionwatch: malformed CSV at line {line}: {exc}")
+            if on_bad is None:
+                raise error from exc
+            # The reader has consumed the bad line(s); the next row starts on a fresh line,
+            # so one bad row costs the file nothing else.
+            raw = "".join(last)
+            on_bad(UnreadableItem.of(NAME, "CSV row", None, error, raw), raw)
+            continue
+        if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+            continue
+        yield RetractionWatchRecord.from_row(row)
 
 
 def _decode(body: bytes) -> str:
@@ -307,10 +367,21 @@ class RetractionWatchIndex:
 
     Args:
         records: The records (any iterable; read once).
+        unreadable: Rows of the file that could not be read, each with its whole text; a
+            lookup whose id appears in such a row is told so by :meth:`unreadable_rows`.
+
+    .. versionchanged:: 0.1.0
+       ``unreadable``.
     """
 
-    def __init__(self, records: Iterable[RetractionWatchRecord]) -> None:
+    def __init__(
+        self,
+        records: Iterable[RetractionWatchRecord],
+        *,
+        unreadable: Iterable[tuple[UnreadableItem, str]] = (),
+    ) -> None:
         self._by_key: dict[str, list[RetractionWatchRecord]] = {}
+        self._unreadable = [(item, raw.casefold()) for item, raw in unreadable]
         self.size = 0
         for record in records:
             self.size += 1
@@ -328,8 +399,32 @@ class RetractionWatchIndex:
             found += [r for r in self._by_key.get(key, []) if r not in found]
         return found
 
+    @property
+    def skipped(self) -> tuple[UnreadableItem, ...]:
+        """The rows of the file that could not be read."""
+        return tuple(item for item, _ in self._unreadable)
+
+    def unreadable_rows(self, identifier: Identifier | str) -> list[UnreadableItem]:
+        """Unreadable rows whose text holds the identifier's value (they may be about it).
+
+        The bare DOI or PubMed id is looked for in the row's whole text, case-insensitively,
+        so an unreadable row is only held against the ids it could be about.
+        """
+        ident = as_identifier(identifier)
+        needles = [_value(key) for key in _lookup_keys(ident)]
+        return [
+            item
+            for item, raw in self._unreadable
+            if any(needle and needle in raw for needle in needles)
+        ]
+
     def __len__(self) -> int:
         return self.size
+
+
+def _value(key: str) -> str:
+    """``doi:10.1155/x`` -> ``10.1155/x`` (casefolded); a PubMed id keeps its digits only."""
+    return key.partition(":")[2].casefold()
 
 
 def _file_date(path: Path) -> dt.datetime:
@@ -378,14 +473,21 @@ class RetractionWatchSource:
         if self._index is None:
             body = self.path.read_bytes()
             text = body.decode(self._encoding) if self._encoding else _decode(body)
-            self._index = RetractionWatchIndex(iter_retraction_watch(io.StringIO(text, newline="")))
+            bad: list[tuple[UnreadableItem, str]] = []
+            rows = _rows(io.StringIO(text, newline=""), lambda item, raw: bad.append((item, raw)))
+            # A malformed row costs the index that row only; lookups it may concern are
+            # answered "unavailable" (see events()).
+            self._index = RetractionWatchIndex(list(rows), unreadable=bad)
         return self._index
 
     def events(self, identifier: Identifier | str) -> NoticeCheck:
         """Events Retraction Watch lists for the work, or "none found as of" the data date.
 
         DOIs and PubMed ids are looked up (an arXiv id by its DataCite DOI); for other schemes
-        the answer is "unavailable", never a clean "none found".
+        the answer is "unavailable", never a clean "none found". A malformed row of the file
+        is skipped when the index is built (:attr:`RetractionWatchIndex.skipped`); a work whose
+        id appears in such a row gets "unavailable" (or events found with a ``reason``, when a
+        retraction was read), never "none found".
         """
         ident = as_identifier(identifier)
         if not isinstance(ident, DOI | PMID | ArxivId):
@@ -394,12 +496,17 @@ class RetractionWatchSource:
                 sources=(NAME,),
                 subject=ident,
             )
-        records = self.index.records(ident)
-        if records:
-            return NoticeCheck.found(
-                [r.event() for r in records], sources=(NAME,), checked=self.checked, subject=ident
-            )
-        return NoticeCheck.none_found(sources=(NAME,), checked=self.checked, subject=ident)
+        index = self.index
+        # A row of the file that could not be read and mentions this id may be its notice:
+        # then the answer is never "none found" (nor reads as "not retracted").
+        return notice_check(
+            [r.event() for r in index.records(ident)],
+            index.unreadable_rows(ident),
+            what="rows of the Retraction Watch file that mention the work",
+            sources=(NAME,),
+            checked=self.checked,
+            subject=ident,
+        )
 
     def paper(self, identifier: Identifier | str) -> Paper | None:  # noqa: ARG002 - protocol
         """Unsupported."""
@@ -425,10 +532,16 @@ class RetractionWatchSource:
 # --------------------------------------------------------------------------- openretractions
 
 
-def _ms_date(value: object) -> dt.date | None:
+def _ms_date(value: object, what: str) -> dt.date | None:
+    """A millisecond timestamp's date; None when absent, ParseError when unusable."""
+    if value is None:
+        return None
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return dt.datetime.fromtimestamp(value / 1000, tz=dt.UTC).date()
-    return None
+        try:
+            return dt.datetime.fromtimestamp(value / 1000, tz=dt.UTC).date()
+        except (OverflowError, ValueError, OSError):  # out of range, NaN, infinity
+            pass
+    raise ParseError(f"openretractions: {what} timestamp {value!r} is not a valid time")
 
 
 def _or_doi(data: object) -> DOI | None:
@@ -437,23 +550,74 @@ def _or_doi(data: object) -> DOI | None:
     return None
 
 
-def parse_open_retractions(body: bytes) -> list[Event]:
-    """Events of one openretractions.com record (``/api/doi/{doi}/data.json``).
+@frozen(kw_only=True)
+class OpenRetractionsRecord:
+    """One openretractions.com record, read update by update.
 
-    Each update becomes its own event, typed by its own label. The record's ``retracted``
-    flag becomes one more event (label ``retracted: true``); when no update is typed as a
-    retraction, that event's ``reason`` says the labels disagree, so neither label is trusted
-    alone.
+    Args:
+        subject: The record's DOI.
+        events: One event per readable update, then the ``retracted`` flag's event.
+        skipped: The updates that could not be read (``index`` within ``updates``), each with
+            its reason.
 
-    >>> evs = parse_open_retractions(
-    ...     b'{"retracted": true, "identifier": {"doi": "10.1/a"},'
-    ...     b' "updates": [{"type": "erratum", "identifier": {"doi": "10.1/n"}}]}'
+    .. versionadded:: 0.1.0
+    """
+
+    subject: DOI | None = None
+    events: tuple[Event, ...] = ()
+    skipped: tuple[UnreadableItem, ...] = ()
+
+    def check(self, *, checked: dt.datetime) -> NoticeCheck:
+        """As a notice check: an unreadable update never gives "none found"."""
+        return notice_check(
+            self.events,
+            self.skipped,
+            what="updates of the openretractions.com record",
+            sources=(OPEN_RETRACTIONS,),
+            checked=checked,
+            subject=self.subject,
+        )
+
+
+def _update_event(update: object, subject: DOI | None) -> Event:
+    if not isinstance(update, dict):
+        raise ParseError(
+            f"openretractions: update is of type {type(update).__name__}, not an object"
+        )
+    kind = update.get("type")
+    if kind is not None and not isinstance(kind, str):
+        # Its label is what says whether it is the retraction: guessing it would be a claim.
+        raise ParseError(f"openretractions: update type is of type {type(kind).__name__}")
+    label = (kind or "").strip() or None
+    return Event(
+        kind=event_kind(label),
+        subject=subject,
+        notice=_or_doi(update.get("identifier")),
+        date=_ms_date(update.get("timestamp"), "update"),
+        source=OPEN_RETRACTIONS,
+        label=label,
+    )
+
+
+def parse_open_retractions_record(body: bytes) -> OpenRetractionsRecord:
+    """One openretractions.com record (``/api/doi/{doi}/data.json``), keeping readable updates.
+
+    Each update becomes its own event, typed by its own label; an update that cannot be read
+    (not an object, a type that is not text, an unusable timestamp) costs the record nothing
+    else and is recorded in :attr:`OpenRetractionsRecord.skipped`. The ``retracted`` flag
+    becomes one more event, as in :func:`parse_open_retractions`.
+
+    >>> rec = parse_open_retractions_record(
+    ...     b'{"identifier": {"doi": "10.1/a"},'
+    ...     b' "updates": [{"type": "erratum"}, 7, {"type": "correction"}]}'
     ... )
-    >>> [(e.kind.value, e.label) for e in evs]
-    [('erratum', 'erratum'), ('retraction', 'retracted: true')]
+    >>> [e.label for e in rec.events], [(u.index, u.reason) for u in rec.skipped]
+    (['erratum', 'correction'], [(1, 'openretractions: update is of type int, not an object')])
 
     Raises:
-        ParseError: not a JSON object with an ``identifier``.
+        ParseError: not a JSON object with an ``identifier``, or ``updates`` not an array.
+
+    .. versionadded:: 0.1.0
     """
     try:
         data = json.loads(body)
@@ -465,26 +629,16 @@ def parse_open_retractions(body: bytes) -> list[Event]:
         raise ParseError("openretractions: expected an object with an 'identifier'")
     subject = _or_doi(data["identifier"])
     events: list[Event] = []
-    labels: list[str] = []
+    skipped: list[UnreadableItem] = []
     updates = data.get("updates") or []
     if not isinstance(updates, list):
         raise ParseError("openretractions: 'updates' is not an array")
-    for update in updates:
-        if not isinstance(update, dict):
-            raise ParseError("openretractions: an update is not an object")
-        label = str(update.get("type") or "").strip() or None
-        if label:
-            labels.append(label)
-        events.append(
-            Event(
-                kind=event_kind(label),
-                subject=subject,
-                notice=_or_doi(update.get("identifier")),
-                date=_ms_date(update.get("timestamp")),
-                source=OPEN_RETRACTIONS,
-                label=label,
-            )
-        )
+    for index, update in enumerate(updates):
+        try:
+            events.append(_update_event(update, subject))
+        except ParseError as exc:
+            skipped.append(UnreadableItem.of(OPEN_RETRACTIONS, "update", index, exc, update))
+    labels = [e.label for e in events if e.label]
     if data.get("retracted") is True:
         typed = any(event_kind(label) is EventKind.RETRACTION for label in labels)
         reason = None
@@ -494,28 +648,64 @@ def parse_open_retractions(body: bytes) -> list[Event]:
                 f"the record is flagged retracted but its updates are typed {shown}: "
                 "the source's labels disagree"
             )
+            if skipped:
+                reason += f" ({len(skipped):,} update(s) could not be read)"
+        try:
+            date = _ms_date(data.get("timestamp"), "record")
+        except ParseError as exc:
+            # The flag is the record's own claim: it is kept, and the bad date said.
+            date = None
+            reason = f"{reason}; {exc}" if reason else str(exc)
         events.append(
             Event(
                 kind=EventKind.RETRACTION,
                 subject=subject,
-                date=_ms_date(data.get("timestamp")),
+                date=date,
                 source=OPEN_RETRACTIONS,
                 label="retracted: true",
                 reason=reason,
             )
         )
-    return events
+    return OpenRetractionsRecord(subject=subject, events=tuple(events), skipped=tuple(skipped))
+
+
+def parse_open_retractions(body: bytes) -> list[Event]:
+    """Events of one openretractions.com record (``/api/doi/{doi}/data.json``), strictly.
+
+    Each update becomes its own event, typed by its own label. The record's ``retracted``
+    flag becomes one more event (label ``retracted: true``); when no update is typed as a
+    retraction, that event's ``reason`` says the labels disagree, so neither label is trusted
+    alone. The list is always every update: one that cannot be read raises, naming its index
+    (:func:`parse_open_retractions_record` keeps the others and records it).
+
+    >>> evs = parse_open_retractions(
+    ...     b'{"retracted": true, "identifier": {"doi": "10.1/a"},'
+    ...     b' "updates": [{"type": "erratum", "identifier": {"doi": "10.1/n"}}]}'
+    ... )
+    >>> [(e.kind.value, e.label) for e in evs]
+    [('erratum', 'erratum'), ('retraction', 'retracted: true')]
+
+    Raises:
+        ParseError: not a JSON object with an ``identifier``, or an update cannot be read.
+    """
+    record = parse_open_retractions_record(body)
+    if record.skipped:
+        first = record.skipped[0]
+        raise ParseError(
+            f"openretractions: update {first.index} cannot be read ({first.reason}); "
+            "parse_open_retractions_record() keeps the others"
+        )
+    return list(record.events)
 
 
 def open_retractions_check(body: bytes, *, checked: dt.datetime) -> NoticeCheck:
     """An openretractions.com record as a notice check (found, or none found as of ``checked``).
 
     The record carries no check time of its own; ``checked`` is when the caller fetched it.
+    An update that could not be read may be the retraction: unless a retraction was read, the
+    check is then *unavailable* (keeping the events read), never "none found".
+
+    Raises:
+        ParseError: not a JSON object with an ``identifier``, or ``updates`` not an array.
     """
-    events = parse_open_retractions(body)
-    subject = events[0].subject if events else _or_doi(json.loads(body).get("identifier"))
-    if events:
-        return NoticeCheck.found(
-            events, sources=(OPEN_RETRACTIONS,), checked=checked, subject=subject
-        )
-    return NoticeCheck.none_found(sources=(OPEN_RETRACTIONS,), checked=checked, subject=subject)
+    return parse_open_retractions_record(body).check(checked=checked)

@@ -4,7 +4,8 @@ The pure half builds :class:`~citeledger.sources._transport.Request` values
 (:func:`build_paper_request`, :func:`build_batch_request`, :func:`build_references_request`,
 :func:`build_citations_request`, :func:`build_search_request`) and parses response bodies
 (:func:`parse_paper`, :func:`parse_batch`, :func:`parse_references_page`,
-:func:`parse_citations_page`, :func:`parse_citation_counts`, :func:`parse_search`). The edge,
+:func:`parse_citations_page`, :func:`parse_citation_counts`, :func:`parse_search`,
+:func:`parse_search_page`). The edge,
 :class:`SemanticScholarSource`, sends them through an injected transport.
 
 What the recordings show (``../shared/data/sources/semanticscholar``): errors are
@@ -60,7 +61,14 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.page import CountedCitation
-from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem, unsupported
+from citeledger.sources import (
+    UNREADABLE,
+    Capability,
+    Paged,
+    SearchResults,
+    UnreadableItem,
+    unsupported,
+)
 from citeledger.sources._common import TransportSwap, payload_shape
 from citeledger.sources._transport import (
     Request,
@@ -95,6 +103,7 @@ __all__ = [
     "parse_paper",
     "parse_references_page",
     "parse_search",
+    "parse_search_page",
     "s2_paper_id",
 ]
 
@@ -208,12 +217,17 @@ class S2Page(Generic[_T]):
         next: The next page's offset; None on the last page (S2 omits ``next``).
         skipped: The page's elements that could not be read (``index`` within the page's
             ``data`` array), each with its reason.
+        total: The number of matches S2 announced (``/paper/search`` only; None otherwise).
+
+    .. versionchanged:: 0.1.0
+       ``total``.
     """
 
     items: tuple[_T, ...]
     offset: int
     next: int | None = None
     skipped: tuple[UnreadableItem, ...] = ()
+    total: int | None = None
 
 
 # --------------------------------------------------------------------------- requests
@@ -636,16 +650,69 @@ def parse_citation_counts(
     return out
 
 
-def parse_search(body: bytes) -> list[Paper]:
-    """Parse ``/paper/search`` or ``/paper/search/match`` (both ``{"data": [...]}``).
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    >>> parse_search(b'{"total": 0, "offset": 0, "data": []}')
-    []
+
+def parse_search_page(body: bytes) -> S2Page[Paper]:
+    """Parse ``/paper/search`` or ``/paper/search/match``, keeping every readable result.
+
+    A result that cannot be read (not an object, fields of unexpected shape) costs the page
+    nothing else: the other papers keep S2's relevance order and the result is recorded in
+    :attr:`S2Page.skipped` with its index in ``data`` and the reason.
+
+    >>> page = parse_search_page(
+    ...     b'{"total": 3, "offset": 0, "data": [{"title": "A"}, 5, {"title": "C"}]}'
+    ... )
+    >>> [p.title for p in page.items], page.total, [(u.index, u.reason) for u in page.skipped]
+    (['A', 'C'], 3, [(1, 'semanticscholar: expected a paper object, got int')])
+
+    Raises:
+        ParseError: not JSON, not an object, or ``data`` is not an array.
+
+    .. versionadded:: 0.1.0
     """
     data = _load(body, "search")
     if not isinstance(data, dict) or not isinstance(data.get("data", []), list):
         raise ParseError("semanticscholar search: no 'data' array")
-    return [paper_from_json(p) for p in data.get("data", [])]
+    papers: list[Paper] = []
+    skipped: list[UnreadableItem] = []
+    for index, row in enumerate(data.get("data", [])):
+        try:
+            papers.append(paper_from_json(row))
+        except ParseError as exc:
+            # One unreadable result must not cost the search its other candidates.
+            skipped.append(UnreadableItem.of(NAME, "search result", index, exc, row))
+    offset = _int_or_none(data.get("offset"))
+    return S2Page(
+        items=tuple(papers),
+        offset=offset or 0,
+        next=_int_or_none(data.get("next")),
+        skipped=tuple(skipped),
+        total=_int_or_none(data.get("total")),
+    )
+
+
+def parse_search(body: bytes) -> list[Paper]:
+    """Parse ``/paper/search`` or ``/paper/search/match`` (both ``{"data": [...]}``), strictly.
+
+    The list returned is always every result: a result that cannot be read raises, naming
+    its index. :func:`parse_search_page` keeps the readable results and records the others.
+
+    >>> parse_search(b'{"total": 0, "offset": 0, "data": []}')
+    []
+
+    Raises:
+        ParseError: not JSON, no ``data`` array, or a result that cannot be read.
+    """
+    page = parse_search_page(body)
+    if page.skipped:
+        first = page.skipped[0]
+        raise ParseError(
+            f"semanticscholar search: result {first.index} cannot be read ({first.reason}); "
+            "parse_search_page() keeps the others"
+        )
+    return list(page.items)
 
 
 def link_reference(link: S2Link) -> Reference:
@@ -1022,12 +1089,21 @@ class SemanticScholarSource(TransportSwap):
         )
 
     def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
-        """Relevance search by title (or the raw string of a reference)."""
+        """Relevance search by title (or the raw string of a reference).
+
+        Returns a :class:`~citeledger.sources.SearchResults`: the readable papers in S2's
+        order (at most ``limit``), and in ``skipped`` the results that could not be read
+        (the ledger reports them).
+
+        Raises:
+            SourceError: the request failed after retries, or the body is not a search answer.
+        """
         text = query if isinstance(query, str) else (query.title or query.raw or "")
         if not text.strip():
-            return []
+            return SearchResults()
         response = self._send(build_search_request(text, limit=limit, **self._kw()))
-        return self._parse(response, parse_search)[:limit]
+        page = self._parse(response, parse_search_page)
+        return SearchResults(page.items[:limit], skipped=page.skipped)
 
 
 def _same(link: S2Link) -> S2Link:

@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
+import attrs
+
 from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference
+from citeledger.sources import UNREADABLE
 from citeledger.sources._xml import safe_xml
 from citeledger.sources.jats import _descendants, _flat, _ident, _kid, _kids, _local, _split
 
@@ -131,7 +134,12 @@ def _reference(bibl: etree._Element, position: int) -> Reference:
 
 
 def parse_tei_references(body: bytes) -> list[Reference]:
-    """Every ``<biblStruct>`` of the document's ``<listBibl>``, in order.
+    """Every ``<biblStruct>`` of the document's ``<listBibl>``, in document order.
+
+    A plain ``<bibl>`` entry (TEI's unstructured reference, which other tools than GROBID
+    write) is not dropped: its text is parsed as a reference string at its position; an
+    empty one keeps its position with the reason under ``extra["unreadable"]``. Entries of a
+    ``<listBibl>`` nested in another keep their place in the document.
 
     >>> refs = parse_tei_references(
     ...     b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back><listBibl>'
@@ -152,11 +160,27 @@ def parse_tei_references(body: bytes) -> list[Reference]:
     root = safe_xml(body, source="tei")
     bibls = [
         b
-        for lst in root.iter()
-        if _local(lst) == "listBibl" and not _in_header(lst)
-        for b in _kids(lst, "biblStruct")
+        for b in root.iter()
+        if _local(b) in ("biblStruct", "bibl")
+        and (parent := b.getparent()) is not None
+        and _local(parent) == "listBibl"
+        and not _in_header(parent)
     ]
-    return [_reference(b, i) for i, b in enumerate(bibls, start=1)]
+    return [
+        _reference(b, i) if _local(b) == "biblStruct" else _plain(b, i)
+        for i, b in enumerate(bibls, start=1)
+    ]
+
+
+def _plain(bibl: etree._Element, position: int) -> Reference:
+    """A ``<bibl>``: its text read as a reference string (TEI leaves it unstructured)."""
+    text = _flat(bibl)
+    key = bibl.get(_XML_ID)
+    if text is None:
+        return Reference(
+            position=position, key=key, extra=((UNREADABLE, "tei: <bibl> holds no text"),)
+        )
+    return attrs.evolve(Reference.from_string(text, position=position), key=key)
 
 
 def _in_header(el: etree._Element) -> bool:
