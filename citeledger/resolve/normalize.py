@@ -245,4 +245,6 @@ def normalize_code(value: str | None) -> str:
         return ""
     if value.isdigit() and value.isascii():  # most volumes and pages: nothing to remove
         return value
+    if not value.isascii():  # full-width digits and letters ("２２") read as ASCII ones
+        value = unicodedata.normalize("NFKC", value)
     return _NON_ALNUM.sub("", _CODE_LABEL.sub("", value.strip().casefold()))

@@ -263,6 +263,15 @@ def _same_person(a: NameKey, b: NameKey) -> bool:
     return False
 
 
+def _initials_fit(a: NameKey, b: NameKey) -> bool:
+    ai, bi = a.initial, b.initial
+    return not (ai and bi and ai != bi) or (
+        # The name order confused ("Wei Li" / "Li Wei"): each initial is the other's family
+        # name's.
+        a.family != b.family and ai == b.family[:1] and bi == a.family[:1]
+    )
+
+
 def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[Agreement, float]:
     """Agreement of two author lists by family name and first initial (accent-insensitive).
 
@@ -288,11 +297,10 @@ def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[
             continue
         matched += 1
         if i == 0:
-            ai, hi = a.initial, hit.initial
-            first_ok = not (ai and hi and ai != hi) or (
-                # The name order confused ("Wei Li" / "Li Wei"): each initial is the other's
-                # family name's.
-                a.family != hit.family and ai == hit.family[:1] and hi == family[:1]
+            # The first author is found when some same person on the right has a compatible
+            # initial, not only the first one ("Wang Y" among "Xiaogang Wang", "Yu Wang").
+            first_ok = any(
+                (b.family == family or same(a, b)) and _initials_fit(a, b) for b in right
             )
     score = 100.0 * matched / len(left)
     if matched == 0:
@@ -497,7 +505,10 @@ class Comparison:
         prefix_title: When both titles have at least 25 characters, the best of the title
             similarity and how well the shorter title matches the start of the longer (a
             dropped subtitle, a truncation) or its end (dropped leading words: an italic taxon
-            lost from the metadata, a group author read into the title); else None.
+            lost from the metadata, a group author read into the title); else None. On the
+            identifier route (``lenient_title``) it is the lenient similarity itself, which
+            already reads a start match and is used only to order several records of one
+            identifier.
         rank: Ranking score: title similarity moved by each field's agreement. Only for ordering
             candidates and measuring the margin between them; not a probability.
         corroborations: How many fields other than the title agree.
@@ -687,7 +698,7 @@ def compare(
         n_left, n_right = len(left_title), len(right)
         if n_left >= 25 and n_right >= 25:
             if lenient_title:
-                prefix = title  # the same function of the same titles
+                prefix = title  # the lenient similarity already reads a start match
             else:
                 # How well the shorter title matches the start of the longer (a dropped
                 # subtitle, a truncation) or its end (dropped leading words: metadata that lost
