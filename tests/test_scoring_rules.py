@@ -525,3 +525,40 @@ def test_the_first_author_is_any_same_person_with_a_compatible_initial() -> None
     assert compare_authors(cited, listed) == (Agreement.AGREE, 100.0)
     no_yu = name_keys(cl.Paper(authors=["Xiaogang Wang", "Xiaoou Tang"]).authors)
     assert compare_authors(cited, no_yu)[0] is Agreement.PARTIAL
+
+
+def test_group_authors_are_told_apart_by_their_names() -> None:
+    # Every collaboration's "family name" was "collaboration": a CMS paper found ATLAS's paper
+    # of the same title an author match and verified to it.
+    def keys(*names: str) -> tuple[NameKey, ...]:
+        return name_keys(cl.Paper(authors=list(names)).authors)
+
+    atlas, cms = keys("ATLAS Collaboration"), keys("CMS Collaboration")
+    assert compare_authors(atlas, keys("The ATLAS Collaboration"))[0] is Agreement.AGREE
+    assert compare_authors(atlas, cms)[0] is Agreement.DISAGREE
+    hapmap = keys("International HapMap Consortium")
+    assert compare_authors(hapmap, keys("The International HapMap Consortium"))[0] is (
+        Agreement.AGREE
+    )
+    # A group name found whole inside a longer rendering of it is the same author.
+    team = keys("Fox Development Team")
+    assert compare_authors(team, keys("Corporate Fox Development Team Microsoft"))[0] is (
+        Agreement.AGREE
+    )
+    paper = cl.Paper(
+        title="Measurement of the top quark mass in the lepton plus jets channel at 13 TeV",
+        authors=["ATLAS Collaboration"],
+        year=2019,
+        venue="Eur Phys J C",
+    )
+    ref = cl.Reference(
+        title="Measurement of the top quark mass in the lepton+jets channel at 13 TeV",
+        authors="CMS Collaboration",
+        year=2019,
+        venue="Eur Phys J C",
+    )
+    res = cl.Resolver([paper]).resolve(ref)
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "disagreeing authors" in res.reason
+    same = cl.Resolver([paper]).resolve(cl.model.replace(ref, authors="The ATLAS Collaboration"))
+    assert same.state is ResolutionState.VERIFIED_FUZZY

@@ -227,9 +227,36 @@ def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None)
         family = raw_tokens[-1] if raw_tokens else ""
     if not family:
         return None
+    if family in _GROUP_WORDS:
+        # A group author ("ATLAS Collaboration", "The International HapMap Consortium"): its
+        # name is what tells it apart, not the word "collaboration" every group shares (a CMS
+        # paper must not find ATLAS's paper of the same title an author match).
+        name = [t for t in raw_tokens if t not in _GROUP_WORDS and t not in STOPWORDS]
+        if name:
+            return NameKey(family="".join(name), initial="", tokens=frozenset(name))
     return NameKey(
         family=family, initial=given[:1], tokens=frozenset(t for t in raw_tokens if len(t) > 1)
     )
+
+
+#: Last words of group authors' names (collaborations, consortia, study groups).
+_GROUP_WORDS: Final = frozenset(
+    (
+        "collaboration",
+        "collaborations",
+        "collaborators",
+        "collaborative",
+        "consortium",
+        "consortia",
+        "group",
+        "investigators",
+        "team",
+        "network",
+        "committee",
+        "initiative",
+        "alliance",
+    )
+)
 
 
 def _name_key(author: Author) -> NameKey | None:
@@ -257,6 +284,11 @@ def _same_person(a: NameKey, b: NameKey) -> bool:
     # Order confusions ("Li Wei" vs "Wei Li") and compound names: a family name equal to any
     # token of the other full name.
     if (len(a.family) > 1 and a.family in b.tokens) or (len(b.family) > 1 and b.family in a.tokens):
+        return True
+    # A name of two or more words all found in the other ("fox development team" in "corporate
+    # fox development team microsoft").
+    ta, tb = a.tokens, b.tokens
+    if (len(ta) >= 2 and ta <= tb) or (len(tb) >= 2 and tb <= ta):
         return True
     if min(len(a.family), len(b.family)) >= 4:
         return fuzz.ratio(a.family, b.family, score_cutoff=NAME_SIMILARITY) > 0
