@@ -562,3 +562,19 @@ def test_group_authors_are_told_apart_by_their_names() -> None:
     assert "disagreeing authors" in res.reason
     same = cl.Resolver([paper]).resolve(cl.model.replace(ref, authors="The ATLAS Collaboration"))
     assert same.state is ResolutionState.VERIFIED_FUZZY
+
+
+def test_placeholder_author_names_name_nobody() -> None:
+    # Two anonymous editorials are not by one person: "Anonymous" must not corroborate a title,
+    # nor disagree with a real name. A bare "Na" is a family name (Na JI), not "N/A".
+    for placeholder in ("Anonymous", "Anon.", "[No authors listed]", "N/A", "The Editors"):
+        assert name_keys(cl.Paper(authors=[placeholder]).authors) == ()
+    assert [k.family for k in name_keys(cl.Paper(authors=["Na JI", "Staff J"]).authors)] == [
+        "na",
+        "staff",
+    ]
+    a = cl.Paper(title="A note on the reviewing of grant proposals", authors=["Anonymous"])
+    ref = cl.Reference(title=a.title, authors="Anonymous")
+    comp = compare(ReferenceFeatures.of(ref), a)
+    assert comp.agreement("authors") is None  # not compared: nobody is named
+    assert comp.corroborations == 0

@@ -225,7 +225,7 @@ def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None)
     else:
         raw_tokens = normalize_text(raw or "").split()
         family = raw_tokens[-1] if raw_tokens else ""
-    if not family:
+    if not family or " ".join(raw_tokens) in _PLACEHOLDER_NAMES:
         return None
     if family in _GROUP_WORDS:
         # A group author ("ATLAS Collaboration", "The International HapMap Consortium"): its
@@ -238,6 +238,32 @@ def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None)
         family=family, initial=given[:1], tokens=frozenset(t for t in raw_tokens if len(t) > 1)
     )
 
+
+#: Author "names" that say no author is known: they name nobody, so two of them must not agree
+#: (two anonymous editorials are not by one person) and one must not disagree with a real name.
+_PLACEHOLDER_NAMES: Final = frozenset(
+    (
+        "anonymous",
+        "anon",
+        "anonym",
+        "anonymous author",
+        "anonymous authors",
+        "no authors listed",
+        "no author listed",
+        "no author",
+        "unknown",
+        "unknown author",
+        "n a",  # "N/A" (a bare "Na" is a family name: Na JI)
+        "various",
+        "various authors",
+        "author",
+        "authors",
+        "staff",
+        "editor",
+        "editors",
+        "the editors",
+    )
+)
 
 #: Last words of group authors' names (collaborations, consortia, study groups).
 _GROUP_WORDS: Final = frozenset(
