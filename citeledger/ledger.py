@@ -1353,6 +1353,14 @@ def _derived_area_profiles(
 def _combine_checks(checks: Sequence[NoticeCheck], subject: Identifier | None) -> NoticeCheck:
     found = [c for c in checks if c.status is NoticeStatus.EVENTS_FOUND]
     clean = [c for c in checks if c.status is NoticeStatus.NONE_FOUND]
+    # The combined check names only the sources it rests on; what the others said (a source
+    # that could not be asked, a found check's own note) is kept in its reason.
+    notes = [c.reason for c in found if c.reason] + [
+        f"{', '.join(c.sources) or 'a source'} unavailable: {c.reason}"
+        for c in checks
+        if c.status is NoticeStatus.UNAVAILABLE
+    ]
+    reason = "; ".join(dict.fromkeys(notes)) or None
     if found:
         events = tuple(e for c in found for e in c.events)
         times = [c.checked for c in found if c.checked is not None]
@@ -1362,11 +1370,15 @@ def _combine_checks(checks: Sequence[NoticeCheck], subject: Identifier | None) -
             sources=_merge_names(c.sources for c in found),
             checked=max(times) if times else None,
             subject=subject,
+            reason=reason,
         )
     if clean:
         times = [c.checked for c in clean if c.checked is not None]
-        return NoticeCheck.none_found(
-            sources=_merge_names(c.sources for c in clean), checked=max(times), subject=subject
+        return attrs.evolve(
+            NoticeCheck.none_found(
+                sources=_merge_names(c.sources for c in clean), checked=max(times), subject=subject
+            ),
+            reason=reason,
         )
     reasons = "; ".join(dict.fromkeys(c.reason or "" for c in checks)) if checks else ""
     return NoticeCheck.unavailable(

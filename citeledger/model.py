@@ -1112,7 +1112,9 @@ class NoticeCheck:
         events: The events found.
         sources: The sources queried.
         checked: When (aware UTC).
-        reason: Why unavailable.
+        reason: Why unavailable; on a found or none-found check combined from several
+            sources (the ledger's per-work outcome), what the others said — a source that
+            could not be asked — which the named sources of the check do not include.
     """
 
     status: NoticeStatus = field(converter=NoticeStatus)
