@@ -66,6 +66,7 @@ from citeledger.resolve.scoring import (
     compare,
     compare_authors,
     name_keys,
+    notice_kind,
     same_journal,
     title_similarity,
     title_word_conflict,
@@ -589,10 +590,16 @@ class Resolver:
         # work (the same title and authors: the journal version, another year, of the conference
         # paper the reference names) is a record the reference cannot be (the rule below refuses
         # it as a best candidate), so it is no look-alike.
+        # A notice (a correction, a retraction notice, a comment) and the work it is about are
+        # two works, but one cannot be the other's look-alike for this reference either: the
+        # reference cites a notice of its own kind or none (``notice_kind``).
+        notice = notice_kind(ref.title)
         others = (
             c
             for c in candidates[1:]
-            if not _same_work(c.paper, best.paper) and not _duplicate_record(best, c)
+            if not _same_work(c.paper, best.paper)
+            and not _duplicate_record(best, c)
+            and notice_kind(c.paper.title) == notice
         )
         rival = next(others, None)
         runner = rival
@@ -693,6 +700,14 @@ class Resolver:
         other = _other_publication(feats, best.paper)
         if other:
             failures.append(other)
+        theirs = notice_kind(best.paper.title)
+        if theirs != notice:
+            failures.append(
+                f"the candidate is a {theirs} notice about the work, not the work"
+                if notice is None
+                else f"the reference cites a {notice} notice, the candidate is "
+                + (f"a {theirs} notice" if theirs else "the work")
+            )
         if failures:
             return (
                 False,

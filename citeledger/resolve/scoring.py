@@ -851,6 +851,58 @@ def compare(
     )
 
 
+# Titles of notices *about* a work: corrections, retraction notices, expressions of concern,
+# comments and replies. A notice is another work than the one it is about, although its title
+# carries that work's title whole. Matched on the raw title, whose punctuation tells "Correction:
+# …" (a notice) from "Correction for unreliability of …" (research).
+_NOTICE_RE: Final = re.compile(
+    r"""^\W*(?:
+        (?P<correction>
+            (?:author(?:'?s)?\s+|publisher(?:'?s)?\s+)?(?:correction|erratum|errata|corrigendum
+            |addendum)s?\s*(?:to|for|on|in|of)?\s*(?:the\s+(?:article|paper)\s*)?[:\-\u2013\u2014]
+          | (?:erratum|errata|corrigendum|corrigenda|addendum)\b
+        )
+      | (?P<retraction>
+            (?:notice\s+of\s+)?retraction(?:\s+(?:note|notice|statement))?\s*
+            (?:to|of|for)?\s*[:\-\u2013\u2014]
+          | retraction\s+(?:note|notice|statement)\b
+        )
+      | (?P<concern>(?:editorial\s+)?expression\s+of\s+concern\b)
+      | (?P<comment>comments?\s+(?:on|to)\b)
+      | (?P<reply>
+            (?:reply|replies)\s+to\b
+          | (?:the\s+)?authors?(?:'?s?)?\s+reply\b
+          | response\s+to\s+(?:the\s+)?(?:comments?|letter|criticism|critique|commentary)\b
+        )
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def notice_kind(title: str | None) -> str | None:
+    """The kind of notice a title names ("correction", "retraction", ...), or None for a work.
+
+    A correction, retraction notice, expression of concern, comment or reply carries the title
+    of the work it is about, but is not that work: a reference to the one never verifies to the
+    other.
+
+    >>> notice_kind("Erratum to: Molecular mechanisms of early brain injury")
+    'correction'
+    >>> notice_kind("Retraction Note: Exosomes mediate stromal mobilization")
+    'retraction'
+    >>> notice_kind("Correction for unreliability of multifactor measures") is None
+    True
+    >>> notice_kind("Response to thermal exposure of ball-milled powder blends") is None
+    True
+    """
+    if not title:
+        return None
+    m = _NOTICE_RE.match(title)
+    if m is None:
+        return None
+    return next(name for name, value in m.groupdict().items() if value)
+
+
 class VenueKind(enum.StrEnum):
     """What kind of publication a venue name says it is (:func:`venue_kind`)."""
 

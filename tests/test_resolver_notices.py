@@ -1,0 +1,100 @@
+"""Notices about a work (corrections, retraction notices, comments, replies) are other works."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import citeledger as cl
+from citeledger.model import ResolutionState
+from citeledger.resolve.scoring import notice_kind
+from tests.conftest import MATCHING, requires_shared
+
+TITLE = "Molecular mechanisms of early brain injury after subarachnoid hemorrhage"
+WORK = cl.Paper(
+    title=TITLE,
+    authors=["Robert P. Ostrowski", "Austin R. Colohan", "John H. Zhang"],
+    year=2006,
+    venue="Neurol Res",
+    volume="28",
+    pages="399-414",
+)
+REF = cl.Reference(
+    title=TITLE, authors="Ostrowski RP, Colohan AR, Zhang JH", year=2006, venue="Neurol Res"
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"),
+    [
+        ("Erratum: a database model for object dynamics", "correction"),
+        ("erratum-a database model for object dynamics", "correction"),
+        ("Correction to: Exosomes mediate stromal mobilization", "correction"),
+        ("Author Correction: Exosomes mediate stromal mobilization", "correction"),
+        ('Corrigendum to "Molecular mechanisms"', "correction"),
+        ("Retraction Note: Exosomes mediate stromal mobilization", "retraction"),
+        ("Notice of Retraction: A scheme for routing", "retraction"),
+        ("Expression of concern: Exosomes mediate stromal mobilization", "concern"),
+        ("Comment on: brief, four session group CBT reduces binge eating", "comment"),
+        ("Reply to comments on 'Puzzlingly high correlations in fMRI studies'", "reply"),
+        ("Response to the comments by Smith and Jones", "reply"),
+        # research titles that start with the same words
+        ("Correction for unreliability of multifactor measures", None),
+        ("Retraction of the mandible in adults", None),
+        ("Response to thermal exposure of ball-milled Cu-Mg/B2O3 powder blends", None),
+        ("Commentary on the laws of thought", None),
+        # the retracted article itself, as Elsevier marks it, is the work
+        ("RETRACTED: Multiple co-activator complexes support ligand-induced transactivation", None),
+        (None, None),
+    ],
+)
+def test_notice_kind(title: str | None, kind: str | None) -> None:
+    assert notice_kind(title) == kind
+
+
+@pytest.mark.parametrize(
+    "prefix", ["Erratum: ", "Correction to: ", "Retraction Note: ", "Expression of concern: "]
+)
+def test_a_notice_is_not_the_work_it_is_about(prefix: str) -> None:
+    notice = cl.model.replace(WORK, title=prefix + TITLE, pages="415")
+    # Only the notice in the catalog: a reference to the work does not verify to it.
+    res = cl.Resolver([notice]).resolve(REF)
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "notice about the work, not the work" in res.reason
+    # Both: the work verifies, and the notice is no look-alike of it.
+    both = cl.Resolver([notice, WORK])
+    res = both.resolve(REF)
+    assert res.state is ResolutionState.VERIFIED_FUZZY
+    assert res.target is WORK
+    # A reference to the notice finds the notice, never the work.
+    cites_notice = cl.model.replace(REF, title=prefix + TITLE)
+    assert both.resolve(cites_notice).target is notice
+    only_work = cl.Resolver([WORK]).resolve(cites_notice)
+    assert only_work.state is ResolutionState.UNRESOLVED
+    assert "the reference cites a" in only_work.reason
+
+
+@requires_shared
+def test_dblp_acm_erratum_and_its_article() -> None:
+    # DBLP and ACM both list Papazoglou & Krämer, "A database model for object dynamics", VLDB J.
+    # 1997, and its erratum ("erratum : …" / "erratum-…").
+    path = MATCHING / "normalized" / "magellan_dblp_acm.jsonl"
+    with path.open(encoding="utf-8") as fh:
+        rows = {r["id"]: r for r in map(json.loads, fh)}
+
+    def paper(rec: dict[str, str]) -> cl.Paper:
+        return cl.Paper(
+            title=rec["title"], authors=rec["authors"], venue=rec["venue"], year=rec["year"]
+        )
+
+    acm_article = paper(rows["magellan-DBLP-ACM:train:2327"]["right"])
+    acm_erratum = paper(rows["magellan-DBLP-ACM:train:4178"]["right"])
+    dblp_erratum = paper(rows["magellan-DBLP-ACM:train:282"]["left"])
+    dblp_article = paper(rows["magellan-DBLP-ACM:valid:1971"]["left"])
+    assert notice_kind(acm_erratum.title) == notice_kind(dblp_erratum.title) == "correction"
+    both = cl.Resolver([acm_erratum, acm_article])
+    assert both.resolve(dblp_article).target == acm_article
+    assert both.resolve(dblp_erratum).target == acm_erratum
+    alone = cl.Resolver([acm_erratum]).resolve(dblp_article)
+    assert alone.state is ResolutionState.UNRESOLVED
