@@ -39,7 +39,11 @@ REF = cl.Reference(
         ("Comment on: brief, four session group CBT reduces binge eating", "comment"),
         ("Reply to comments on 'Puzzlingly high correlations in fMRI studies'", "reply"),
         ("Response to the comments by Smith and Jones", "reply"),
+        ("Data from: Range-wide genetic structure of the wolverine", "supplement"),
+        ("Replication Data for: Voting and the economy", "supplement"),
+        ("Supporting information for Exosomes mediate stromal mobilization", "supplement"),
         # research titles that start with the same words
+        ("Data from a national survey of adolescents", None),
         ("Correction for unreliability of multifactor measures", None),
         ("Retraction of the mandible in adults", None),
         ("Response to thermal exposure of ball-milled Cu-Mg/B2O3 powder blends", None),
@@ -54,7 +58,14 @@ def test_notice_kind(title: str | None, kind: str | None) -> None:
 
 
 @pytest.mark.parametrize(
-    "prefix", ["Erratum: ", "Correction to: ", "Retraction Note: ", "Expression of concern: "]
+    "prefix",
+    [
+        "Erratum: ",
+        "Correction to: ",
+        "Retraction Note: ",
+        "Expression of concern: ",
+        "Data from: ",
+    ],
 )
 def test_a_notice_is_not_the_work_it_is_about(prefix: str) -> None:
     notice = cl.model.replace(WORK, title=prefix + TITLE, pages="415")

@@ -868,6 +868,11 @@ _NOTICE_RE: Final = re.compile(
           | retraction\s+(?:note|notice|statement)\b
         )
       | (?P<concern>(?:editorial\s+)?expression\s+of\s+concern\b)
+      | (?P<supplement>
+            (?:replication\s+)?data\s+(?:from|for)\s*:
+          | (?:supplementary|supplemental|supporting)\s+(?:material|materials|data|information
+            |file|files|figures?|tables?)\s+(?:for|to|from)\b
+        )
       | (?P<comment>comments?\s+(?:on|to)\b)
       | (?P<reply>
             (?:reply|replies)\s+to\b
@@ -882,14 +887,17 @@ _NOTICE_RE: Final = re.compile(
 def notice_kind(title: str | None) -> str | None:
     """The kind of notice a title names ("correction", "retraction", ...), or None for a work.
 
-    A correction, retraction notice, expression of concern, comment or reply carries the title
-    of the work it is about, but is not that work: a reference to the one never verifies to the
-    other.
+    A correction, retraction notice, expression of concern, comment or reply — or a dataset or
+    supplement deposited for an article ("Data from: …", Dryad's form; "Supporting information
+    for …") — carries the title of the work it is about, but is not that work: a reference to
+    the one never verifies to the other.
 
     >>> notice_kind("Erratum to: Molecular mechanisms of early brain injury")
     'correction'
     >>> notice_kind("Retraction Note: Exosomes mediate stromal mobilization")
     'retraction'
+    >>> notice_kind("Data from: Range-wide genetic structure of the wolverine")
+    'supplement'
     >>> notice_kind("Correction for unreliability of multifactor measures") is None
     True
     >>> notice_kind("Response to thermal exposure of ball-milled powder blends") is None
