@@ -26,8 +26,14 @@ def test_strip_accents_and_special_letters() -> None:
 
 def test_normalize_title_markup_entities_punctuation() -> None:
     assert normalize_title("<i>In vivo</i> imaging of CO<sub>2</sub> &amp; O2.") == (
-        "in vivo imaging of co 2 o2"
+        "in vivo imaging of co2 o2"
     )
+    # Formatting inside a word leaves no trace: the title a PDF reference prints matches.
+    assert normalize_title("H<sub>2</sub>O<sub>2</sub> and <jats:italic>E. coli</jats:italic>") == (
+        normalize_title("H2O2 and E. coli")
+    )
+    # Other tags separate words.
+    assert normalize_title("Part one<br/>Part two") == "part one part two"
     assert normalize_title("  ") == ""
     assert normalize_title(None) == ""
 

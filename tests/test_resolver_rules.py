@@ -698,3 +698,24 @@ def test_a_metadata_mismatch_names_the_first_identifier_that_was_found() -> None
     )
     assert swapped.target is second
     assert swapped.reason.startswith("pmid:12345 is in the catalog")
+
+
+def test_markup_inside_a_word_does_not_change_the_title() -> None:
+    # Crossref and JATS titles carry <sub>/<sup>/<i>; a reference printed from a PDF does not.
+    record = cl.Paper(
+        title="Global CO<sub>2</sub> emissions from H<sub>2</sub>O<sub>2</sub> production in "
+        "<i>Escherichia coli</i> fermentation plants",
+        authors=["Maria Keller"],
+        year=2019,
+        venue="Nature Energy",
+    )
+    ref = cl.Reference(
+        title="Global CO2 emissions from H2O2 production in Escherichia coli fermentation plants",
+        authors="Keller M",
+        year=2019,
+    )
+    res = cl.Resolver([record]).resolve(ref)
+    assert res.state is VERIFIED_FUZZY
+    title = res.evidence_for("title")
+    assert title is not None
+    assert title.score == 100.0

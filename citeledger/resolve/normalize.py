@@ -66,7 +66,13 @@ _FOLD: Final = str.maketrans(
 )
 
 # JATS / Crossref titles carry inline markup (<i>, <sub>, <scp>, MathML); the words inside count,
-# the tags do not.
+# the tags do not. Formatting inside a word goes without a trace ("CO<sub>2</sub>" is "CO2", as
+# a reference printed from a PDF has it); any other tag separates words.
+_INLINE_TAG_RE: Final = re.compile(
+    r"</?(?:[A-Za-z][\w.-]*:)?(?:sub|sup|i|b|u|em|strong|italic|bold|sc|scp|small|span|tt|"
+    r"underline|overline|strike|inf|mi|mn|mo|msub|msup|mrow)(?:\s[^<>]*)?/?>",
+    re.IGNORECASE,
+)
 _TAG_RE: Final = re.compile(r"</?[A-Za-z][A-Za-z0-9:_-]*(?:\s[^<>]*)?/?>")
 _NON_WORD_RE: Final = re.compile(r"[\W_]+")
 
@@ -95,7 +101,7 @@ def normalize_text(text: str) -> str:
     'uber graphs a survey'
     """
     if "<" in text:
-        text = _TAG_RE.sub(" ", text)
+        text = _TAG_RE.sub(" ", _INLINE_TAG_RE.sub("", text))
     if "&" in text:
         text = html.unescape(text)
     text = strip_accents(text).casefold()
