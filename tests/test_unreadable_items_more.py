@@ -423,3 +423,28 @@ def test_tei_nested_list_keeps_document_order() -> None:
         (2, "b1", "Two"),
         (3, "b2", "Three"),
     ]
+
+
+def test_retraction_watch_rows_with_the_wrong_cell_count_are_unreadable() -> None:
+    # A stray line break splits row 2 in two; row 3 has an unquoted comma. Their values would
+    # land in the wrong columns, so neither is read as a record; rows 1 and 4 are.
+    from citeledger.sources.retractionwatch import iter_retraction_watch  # noqa: PLC0415
+
+    lines = [
+        "Record ID,OriginalPaperDOI,OriginalPaperPubMedID,RetractionNature\n",
+        "1,10.1/a,0,Retraction\n",
+        "2,10.1/b\n",
+        ",0,Retraction\n",
+        "3,10.1/c,0,Retraction,extra\n",
+        "4,10.1/d,0,Retraction\n",
+    ]
+    bad: list[UnreadableItem] = []
+    rows = list(iter_retraction_watch(lines, on_unreadable=bad.append))
+    assert [r.record_id for r in rows] == ["1", "4"]
+    assert [b.reason for b in bad] == [
+        "retractionwatch: row at line 3 has 2 cells, the header 4",
+        "retractionwatch: row at line 4 has 3 cells, the header 4",
+        "retractionwatch: row at line 5 has 5 cells, the header 4",
+    ]
+    with pytest.raises(cl.ParseError, match="has 2 cells"):
+        list(iter_retraction_watch(lines))

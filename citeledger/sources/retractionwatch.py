@@ -328,6 +328,21 @@ def _rows(
             continue
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
+        extra = row.get(None)  # DictReader's restkey
+        short = sum(1 for v in row.values() if v is None)
+        if extra or short:
+            # A row split by a stray line break, or cells shifted by an unquoted comma: its
+            # values would land in the wrong columns, so it is not read as a record.
+            cells = len(header) - short + (len(extra) if isinstance(extra, list) else 0)
+            line = reader.line_num
+            error = ParseError(
+                f"retractionwatch: row at line {line} has {cells} cells, the header {len(header)}"
+            )
+            if on_bad is None:
+                raise error
+            raw = "".join(last)
+            on_bad(UnreadableItem.of(NAME, "CSV row", None, error, raw), raw)
+            continue
         yield RetractionWatchRecord.from_row(row)
 
 
