@@ -42,6 +42,17 @@ REF = cl.Reference(
         ("Data from: Range-wide genetic structure of the wolverine", "supplement"),
         ("Replication Data for: Voting and the economy", "supplement"),
         ("Supporting information for Exosomes mediate stromal mobilization", "supplement"),
+        ("Book review: The selfish gene", "review"),
+        ("Reviewed Work(s): The Selfish Gene by Richard Dawkins", "review"),
+        (
+            (
+                "An Introduction to Matrices and Linear Transformations. By John H. Staib. Pp. xii, "
+                "336. 1969. (Addison-Wesley.)"
+            ),
+            "review",
+        ),
+        ("Stand by me. By the river", None),
+        ("Review of recent advances in asymmetric catalysis", None),
         # research titles that start with the same words
         ("Data from a national survey of adolescents", None),
         ("Correction for unreliability of multifactor measures", None),
@@ -109,3 +120,23 @@ def test_dblp_acm_erratum_and_its_article() -> None:
     assert both.resolve(dblp_erratum).target == acm_erratum
     alone = cl.Resolver([acm_erratum]).resolve(dblp_article)
     assert alone.state is ResolutionState.UNRESOLVED
+
+
+@requires_shared
+def test_fuzzycat_book_review_is_not_the_book() -> None:
+    # fuzzycat labels this pair AMBIGUOUS: a JSTOR book review titled after the book, with the
+    # book's author and pages, and a record of the bare title. The review is not the book.
+    path = MATCHING / "normalized" / "fuzzycat_verify_pairs.jsonl"
+    with path.open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    row = next(
+        r
+        for r in rows
+        if r["expected"] == "Status.AMBIGUOUS" and "Staib" in (r["left"].get("title") or "")
+    )
+    review = cl.Paper(title=row["left"]["title"], year=row["left"].get("release_year"))
+    book = cl.Paper(title=row["right"]["title"], year=row["right"].get("release_year"))
+    assert notice_kind(review.title) == "review"
+    res = cl.verify(review, book)
+    assert res.state is ResolutionState.UNRESOLVED
+    assert "review notice" in res.reason

@@ -884,13 +884,24 @@ _NOTICE_RE: Final = re.compile(
 )
 
 
+# A review of a book, titled after the book: "Book review: …", JSTOR's "Reviewed Work(s): …",
+# or the book's title followed by its author and pages ("… Transformations. By John H. Staib.
+# Pp. xii, 336. 1969.").
+_REVIEW_RE: Final = re.compile(
+    r"^\W*(?:book\s+reviews?|reviewed\s+works?(?:\s*\(s\))?|review\s+of)\s*[:\-\u2013\u2014]"
+    r"|(?:\.\s+|\s+)By\s+[A-Z][\w.'\u2019 -]{1,80}?[.,]\s+(?:Pp?\.|\d+\s*pp\b|[xvil]+\s*[+,]\s*\d+\s*pp)",
+    re.IGNORECASE,
+)
+
+
 def notice_kind(title: str | None) -> str | None:
     """The kind of notice a title names ("correction", "retraction", ...), or None for a work.
 
     A correction, retraction notice, expression of concern, comment or reply — or a dataset or
     supplement deposited for an article ("Data from: …", Dryad's form; "Supporting information
-    for …") — carries the title of the work it is about, but is not that work: a reference to
-    the one never verifies to the other.
+    for …"), or a book review titled after the book ("… By John H. Staib. Pp. xii, 336.") —
+    carries the title of the work it is about, but is not that work: a reference to the one
+    never verifies to the other.
 
     >>> notice_kind("Erratum to: Molecular mechanisms of early brain injury")
     'correction'
@@ -898,6 +909,8 @@ def notice_kind(title: str | None) -> str | None:
     'retraction'
     >>> notice_kind("Data from: Range-wide genetic structure of the wolverine")
     'supplement'
+    >>> notice_kind("Linear Algebra. By John H. Staib. Pp. xii, 336. 1969.")
+    'review'
     >>> notice_kind("Correction for unreliability of multifactor measures") is None
     True
     >>> notice_kind("Response to thermal exposure of ball-milled powder blends") is None
@@ -907,7 +920,7 @@ def notice_kind(title: str | None) -> str | None:
         return None
     m = _NOTICE_RE.match(title)
     if m is None:
-        return None
+        return "review" if _REVIEW_RE.search(title) else None
     return next(name for name, value in m.groupdict().items() if value)
 
 
