@@ -889,7 +889,8 @@ _NOTICE_RE: Final = re.compile(
 # Pp. xii, 336. 1969.").
 _REVIEW_RE: Final = re.compile(
     r"^\W*(?:book\s+reviews?|reviewed\s+works?(?:\s*\(s\))?|review\s+of)\s*[:\-\u2013\u2014]"
-    r"|(?:\.\s+|\s+)By\s+[A-Z][\w.'\u2019 -]{1,80}?[.,]\s+(?:Pp?\.|\d+\s*pp\b|[xvil]+\s*[+,]\s*\d+\s*pp)",
+    r"|(?:\.\s+|\s+)By\s+[A-Z][\w.'\u2019 -]{1,80}?[.,]\s+"
+    r"(?:Pp?\.|\d+\s*pp\b|[xvil]+\s*[+,]\s*\d+\s*pp)",
     re.IGNORECASE,
 )
 
