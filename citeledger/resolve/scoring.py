@@ -627,18 +627,10 @@ def _render(outcome: FieldOutcome) -> dict[str, Any]:
 
 
 def _outcome_evidence(outcome: FieldOutcome) -> Evidence:
-    # _trusted_evidence(**_render(outcome)) without the intermediate dict: the evidence of every
-    # reported decision is rendered here (a test checks both agree).
+    # The evidence of a reported decision, without the intermediate dict of ``_render`` (a test
+    # checks both agree).
     name, agreement, score, left, right = _shown(outcome)
-    obj = object.__new__(Evidence)
-    setattr_ = object.__setattr__
-    setattr_(obj, "field", name)
-    setattr_(obj, "agreement", agreement)
-    setattr_(obj, "score", score)
-    setattr_(obj, "left", left)
-    setattr_(obj, "right", right)
-    setattr_(obj, "note", None)
-    return obj
+    return _trusted_evidence(field=name, agreement=agreement, score=score, left=left, right=right)
 
 
 def _trusted_evidence(
