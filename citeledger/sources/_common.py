@@ -47,6 +47,7 @@ __all__ = [
     "make_transport",
     "notice_check",
     "payload_shape",
+    "refuse_unreadable",
     "utc_now",
 ]
 
@@ -248,6 +249,22 @@ def notice_check(
         subject=subject,
         reason=reason,
     )
+
+
+def refuse_unreadable(skipped: Sequence[UnreadableItem], what: str, lenient: str) -> None:
+    """The strict form of a lenient parser: raise for the first item it could not read.
+
+    ``what`` names the item ("openretractions: update"), ``lenient`` the parser that keeps the
+    others instead.
+
+    Raises:
+        ParseError: ``skipped`` is not empty.
+    """
+    if skipped:
+        first = skipped[0]
+        raise ParseError(
+            f"{what} {first.index} cannot be read ({first.reason}); {lenient}() keeps the others"
+        )
 
 
 def join_url(base: str, path: str) -> str:

@@ -38,7 +38,7 @@ from citeledger.errors import InvalidIdentifier, ParseError
 from citeledger.identifiers import DOI, PMID, ArxivId, Identifier, normalize_doi, parse_identifier
 from citeledger.model import Event, EventKind, Measurement, NoticeCheck, Paper, Reference
 from citeledger.sources import Capability, UnreadableItem, unsupported
-from citeledger.sources._common import as_identifier, notice_check
+from citeledger.sources._common import as_identifier, notice_check, refuse_unreadable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -704,12 +704,7 @@ def parse_open_retractions(body: bytes) -> list[Event]:
         ParseError: not a JSON object with an ``identifier``, or an update cannot be read.
     """
     record = parse_open_retractions_record(body)
-    if record.skipped:
-        first = record.skipped[0]
-        raise ParseError(
-            f"openretractions: update {first.index} cannot be read ({first.reason}); "
-            "parse_open_retractions_record() keeps the others"
-        )
+    refuse_unreadable(record.skipped, "openretractions: update", "parse_open_retractions_record")
     return list(record.events)
 
 

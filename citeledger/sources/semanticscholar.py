@@ -69,7 +69,7 @@ from citeledger.sources import (
     UnreadableItem,
     unsupported,
 )
-from citeledger.sources._common import TransportSwap, payload_shape
+from citeledger.sources._common import TransportSwap, payload_shape, refuse_unreadable
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
@@ -706,12 +706,7 @@ def parse_search(body: bytes) -> list[Paper]:
         ParseError: not JSON, no ``data`` array, or a result that cannot be read.
     """
     page = parse_search_page(body)
-    if page.skipped:
-        first = page.skipped[0]
-        raise ParseError(
-            f"semanticscholar search: result {first.index} cannot be read ({first.reason}); "
-            "parse_search_page() keeps the others"
-        )
+    refuse_unreadable(page.skipped, "semanticscholar search: result", "parse_search_page")
     return list(page.items)
 
 
