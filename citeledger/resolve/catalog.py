@@ -156,7 +156,8 @@ class CandidateProvider(Protocol):
         ...
 
 
-def _shown(value: object) -> str:
+def _shown_repr(value: object) -> str:
+    """``repr(value)`` cut to 60 characters, for naming a bad item in an error or a reason."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -248,7 +249,8 @@ class Catalog:
         pid = len(self._papers)
         if not isinstance(paper, Paper):
             raise ModelError(
-                f"catalog item {pid}: expected a Paper, got {type(paper).__name__}: {_shown(paper)}"
+                f"catalog item {pid}: expected a Paper, got {type(paper).__name__}: "
+                f"{_shown_repr(paper)}"
             )
         self._papers.append(paper)
         title = _normalize_once(paper.title) if paper.title else ""

@@ -53,6 +53,7 @@ from citeledger.resolve.catalog import (
     PREPRINT_DOI_PREFIXES,
     CandidateProvider,
     Catalog,
+    _shown_repr,
     locator_key,
     version_key,
     version_of,
@@ -1342,11 +1343,9 @@ def _resolvable(item: object) -> bool:
 
 def _bad_item(position: int, item: object) -> Resolution:
     """The result for a batch item that is not a reference at all."""
-    shown = repr(item)
-    shown = shown if len(shown) <= 60 else shown[:57] + "..."
     return Resolution(
         state=ResolutionState.PARSE_UNCERTAIN,
-        reason=f"item {position} is a {type(item).__name__}, not a reference: {shown}",
+        reason=f"item {position} is a {type(item).__name__}, not a reference: {_shown_repr(item)}",
     )
 
 
