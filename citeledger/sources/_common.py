@@ -14,8 +14,8 @@ import contextlib
 import copy
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
@@ -47,7 +47,9 @@ __all__ = [
     "make_transport",
     "notice_check",
     "payload_shape",
+    "read_each",
     "refuse_unreadable",
+    "require_object",
     "utc_now",
 ]
 
@@ -249,6 +251,47 @@ def notice_check(
         subject=subject,
         reason=reason,
     )
+
+
+_T = TypeVar("_T")
+
+
+def require_object(value: object, what: str) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object, else a :class:`ParseError` naming ``what`` it was.
+
+    >>> require_object(5, "crossref: work-list item")
+    Traceback (most recent call last):
+    ...
+    citeledger.errors.ParseError: crossref: work-list item is of type int, not an object
+    """
+    if not isinstance(value, Mapping):
+        raise ParseError(f"{what} is of type {type(value).__name__}, not an object")
+    return value
+
+
+def read_each(
+    items: Iterable[Any], parse: Callable[[Any], _T], *, source: str, what: str
+) -> tuple[list[_T], list[UnreadableItem]]:
+    """Parse each item of a list payload: the readable ones in order, and the others recorded.
+
+    An item whose ``parse`` raises :class:`ParseError` costs the list nothing else: it becomes
+    an :class:`UnreadableItem` (``source``, ``what``, its index, the error as the reason, an
+    excerpt), the way every list parser keeps the rest of a page.
+
+    >>> rows, skipped = read_each(
+    ...     [{"a": 1}, 5], lambda v: require_object(v, "row"), source="s", what="row"
+    ... )
+    >>> rows, [(u.index, u.reason) for u in skipped]
+    ([{'a': 1}], [(1, 'row is of type int, not an object')])
+    """
+    out: list[_T] = []
+    skipped: list[UnreadableItem] = []
+    for index, item in enumerate(items):
+        try:
+            out.append(parse(item))
+        except ParseError as exc:
+            skipped.append(UnreadableItem.of(source, what, index, exc, item))
+    return out, skipped
 
 
 def refuse_unreadable(skipped: Sequence[UnreadableItem], what: str, lenient: str) -> None:

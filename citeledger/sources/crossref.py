@@ -74,6 +74,8 @@ from citeledger.sources._common import (
     make_transport,
     notice_check,
     payload_shape,
+    read_each,
+    require_object,
     utc_now,
 )
 from citeledger.sources._transport import Request
@@ -694,17 +696,14 @@ def parse_work_list(
     items = message.get("items") or ()
     if not isinstance(items, list | tuple):
         raise ParseError(f"crossref: work-list 'items' is not an array: {type(items).__name__}")
-    works = []
-    skipped = []
-    for index, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            reason = f"crossref: work-list item is of type {type(item).__name__}, not an object"
-            skipped.append(UnreadableItem.of(_SOURCE, "work record", index, reason, item))
-            continue
-        try:
-            works.append(work_from_message(item, parse_unstructured=parse_unstructured))
-        except ParseError as exc:
-            skipped.append(UnreadableItem.of(_SOURCE, "work record", index, exc, item))
+    works, skipped = read_each(
+        items,
+        lambda item: work_from_message(
+            require_object(item, "crossref: work-list item"), parse_unstructured=parse_unstructured
+        ),
+        source=_SOURCE,
+        what="work record",
+    )
     total = message.get("total-results")
     per_page = message.get("items-per-page")
     cursor = message.get("next-cursor")

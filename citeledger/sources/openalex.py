@@ -84,6 +84,8 @@ from citeledger.sources._common import (
     load_json,
     make_transport,
     payload_shape,
+    read_each,
+    require_object,
     utc_now,
 )
 from citeledger.sources._transport import Request
@@ -591,17 +593,12 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
     if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
         raise ParseError("openalex: expected a list response with 'results'")
     meta = _obj(data, "meta")
-    works = []
-    skipped = []
-    for index, item in enumerate(data["results"]):
-        if not isinstance(item, Mapping):
-            reason = f"openalex: result is of type {type(item).__name__}, not an object"
-            skipped.append(UnreadableItem.of(_SOURCE, "work", index, reason, item))
-            continue
-        try:
-            works.append(work_from_json(item))
-        except ParseError as exc:
-            skipped.append(UnreadableItem.of(_SOURCE, "work", index, exc, item))
+    works, skipped = read_each(
+        data["results"],
+        lambda item: work_from_json(require_object(item, "openalex: result")),
+        source=_SOURCE,
+        what="work",
+    )
     count, cursor = meta.get("count"), meta.get("next_cursor")
     page, per_page = meta.get("page"), meta.get("per_page")
     return OpenAlexWorkList(

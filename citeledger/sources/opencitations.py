@@ -52,6 +52,8 @@ from citeledger.sources._common import (
     invalid_response,
     make_transport,
     payload_shape,
+    read_each,
+    require_object,
     utc_now,
 )
 from citeledger.sources._transport import Request, Response, RetryPolicy, Transport
@@ -411,18 +413,13 @@ def parse_link_list(body: bytes) -> CitationLinkList:
     data = _load(body, "links")
     if not isinstance(data, list):
         raise ParseError("opencitations links: expected a JSON array of objects")
-    links: list[CitationLink] = []
-    skipped: list[UnreadableItem] = []
-    for index, row in enumerate(data):
-        if not isinstance(row, dict):
-            reason = f"opencitations: link row is of type {type(row).__name__}, not an object"
-            skipped.append(UnreadableItem.of(NAME, "citation link", index, reason, row))
-            continue
-        try:
-            with payload_shape(NAME, "link row"):
-                links.append(link_from_row(row))
-        except ParseError as exc:
-            skipped.append(UnreadableItem.of(NAME, "citation link", index, exc, row))
+
+    def read(row: object) -> CitationLink:
+        fields = require_object(row, "opencitations: link row")
+        with payload_shape(NAME, "link row"):
+            return link_from_row(fields)
+
+    links, skipped = read_each(data, read, source=NAME, what="citation link")
     return CitationLinkList(links=tuple(links), skipped=tuple(skipped))
 
 

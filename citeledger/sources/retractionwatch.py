@@ -38,7 +38,7 @@ from citeledger.errors import InvalidIdentifier, ParseError
 from citeledger.identifiers import DOI, PMID, ArxivId, Identifier, normalize_doi, parse_identifier
 from citeledger.model import Event, EventKind, Measurement, NoticeCheck, Paper, Reference
 from citeledger.sources import Capability, UnreadableItem, unsupported
-from citeledger.sources._common import as_identifier, notice_check, refuse_unreadable
+from citeledger.sources._common import as_identifier, notice_check, read_each, refuse_unreadable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -643,16 +643,15 @@ def parse_open_retractions_record(body: bytes) -> OpenRetractionsRecord:
     if not isinstance(data, dict) or not isinstance(data.get("identifier"), dict):
         raise ParseError("openretractions: expected an object with an 'identifier'")
     subject = _or_doi(data["identifier"])
-    events: list[Event] = []
-    skipped: list[UnreadableItem] = []
     updates = data.get("updates") or []
     if not isinstance(updates, list):
         raise ParseError("openretractions: 'updates' is not an array")
-    for index, update in enumerate(updates):
-        try:
-            events.append(_update_event(update, subject))
-        except ParseError as exc:
-            skipped.append(UnreadableItem.of(OPEN_RETRACTIONS, "update", index, exc, update))
+    events, skipped = read_each(
+        updates,
+        lambda update: _update_event(update, subject),
+        source=OPEN_RETRACTIONS,
+        what="update",
+    )
     labels = [e.label for e in events if e.label]
     if data.get("retracted") is True:
         typed = any(event_kind(label) is EventKind.RETRACTION for label in labels)

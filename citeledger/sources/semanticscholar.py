@@ -69,7 +69,7 @@ from citeledger.sources import (
     UnreadableItem,
     unsupported,
 )
-from citeledger.sources._common import TransportSwap, payload_shape, refuse_unreadable
+from citeledger.sources._common import TransportSwap, payload_shape, read_each, refuse_unreadable
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
@@ -675,14 +675,10 @@ def parse_search_page(body: bytes) -> S2Page[Paper]:
     data = _load(body, "search")
     if not isinstance(data, dict) or not isinstance(data.get("data", []), list):
         raise ParseError("semanticscholar search: no 'data' array")
-    papers: list[Paper] = []
-    skipped: list[UnreadableItem] = []
-    for index, row in enumerate(data.get("data", [])):
-        try:
-            papers.append(paper_from_json(row))
-        except ParseError as exc:
-            # One unreadable result must not cost the search its other candidates.
-            skipped.append(UnreadableItem.of(NAME, "search result", index, exc, row))
+    # One unreadable result must not cost the search its other candidates.
+    papers, skipped = read_each(
+        data.get("data", []), paper_from_json, source=NAME, what="search result"
+    )
     offset = _int_or_none(data.get("offset"))
     return S2Page(
         items=tuple(papers),
