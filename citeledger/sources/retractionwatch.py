@@ -309,6 +309,15 @@ def _rows(
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise ParseError(f"retractionwatch: not a Retraction Watch CSV (missing columns {missing})")
+
+    def skip(error: ParseError, cause: Exception | None = None) -> None:
+        # Raise without ``on_bad``; else record the row. The reader has consumed the bad
+        # line(s) and the next row starts on a fresh line, so one bad row costs nothing else.
+        if on_bad is None:
+            raise error from cause
+        raw = "".join(last)
+        on_bad(UnreadableItem.of(NAME, "CSV row", None, error, raw), raw)
+
     while True:
         last.clear()
         try:
@@ -318,13 +327,7 @@ def _rows(
         except csv.Error as exc:
             # DictReader.line_num is only updated after a good row; its reader's counts this one.
             line = reader.reader.line_num
-            error = ParseError(f"retractionwatch: malformed CSV at line {line}: {exc}")
-            if on_bad is None:
-                raise error from exc
-            # The reader has consumed the bad line(s); the next row starts on a fresh line,
-            # so one bad row costs the file nothing else.
-            raw = "".join(last)
-            on_bad(UnreadableItem.of(NAME, "CSV row", None, error, raw), raw)
+            skip(ParseError(f"retractionwatch: malformed CSV at line {line}: {exc}"), exc)
             continue
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
@@ -334,14 +337,12 @@ def _rows(
             # A row split by a stray line break, or cells shifted by an unquoted comma: its
             # values would land in the wrong columns, so it is not read as a record.
             cells = len(header) - short + (len(extra) if isinstance(extra, list) else 0)
-            line = reader.line_num
-            error = ParseError(
-                f"retractionwatch: row at line {line} has {cells} cells, the header {len(header)}"
+            skip(
+                ParseError(
+                    f"retractionwatch: row at line {reader.line_num} has {cells} cells, "
+                    f"the header {len(header)}"
+                )
             )
-            if on_bad is None:
-                raise error
-            raw = "".join(last)
-            on_bad(UnreadableItem.of(NAME, "CSV row", None, error, raw), raw)
             continue
         yield RetractionWatchRecord.from_row(row)
 
