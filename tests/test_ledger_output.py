@@ -80,7 +80,7 @@ def test_html_has_svg_chart_and_escapes(records: dict[str, cl.CitationRecord]) -
     nasty = cl.Paper(identifiers=["doi:10.1234/x"], title='<script>alert("x")</script> & co')
     rec = cl.build_record(
         "doi:10.1234/x",
-        [_OnePaper(nasty)],  # type: ignore[list-item]  # only the paper capability
+        [_OnePaper(nasty)],  # only the paper capability
         now=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
     )
     out = rec.render("html")

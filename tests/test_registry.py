@@ -14,7 +14,14 @@ import pytest
 import citeledger as cl
 from citeledger.errors import SourceNotFound, UnsupportedCapability
 from citeledger.model import Measurement, NoticeCheck, Observation, Paper, Reference
-from citeledger.sources import ENTRY_POINT_GROUP, Capability, Source, SourceRegistry, unsupported
+from citeledger.sources import (
+    ENTRY_POINT_GROUP,
+    Capability,
+    SearchSource,
+    Source,
+    SourceRegistry,
+    unsupported,
+)
 from citeledger.sources.arxiv import ArxivSource
 from citeledger.sources.crossref import CrossrefSource
 from citeledger.sources.openalex import OpenAlexSource
@@ -155,6 +162,7 @@ def test_a_separately_installed_distribution_is_found(installed_plugin: Path) ->
     assert type(demo).__module__ == "citeledger_ext_demo"
     assert isinstance(demo, Source)
     assert demo.capabilities == {Capability.SEARCH}
+    assert isinstance(demo, SearchSource)
     assert demo.search("anything") == []
     assert cl.load_source("demo").name == "demo"
     # A broken plug-in fails only when asked for, with a typed error; the rest keep working.

@@ -16,6 +16,7 @@ from citeledger import (
     UnsupportedCapability,
     load_source,
 )
+from citeledger.sources import CitationSource, EventSource
 from citeledger.sources import retractionwatch as rw
 from tests.conftest import SOURCES, requires_shared
 
@@ -166,6 +167,8 @@ def test_index_by_doi_and_pmid(tmp_path: Path) -> None:
         row("5", "Retraction and Replacement", doi="10.1000/paper.five"),
     )
     src = load_source("retractionwatch", path=str(path), as_of=AS_OF)
+    assert isinstance(src, EventSource)
+    assert isinstance(src, CitationSource)
     one = src.events("doi:10.1000/paper.one")
     assert [(e.kind, e.date) for e in one.events] == [
         (EventKind.CORRECTION, dt.date(2020, 1, 2)),

@@ -358,6 +358,8 @@ def test_load_source_by_entry_point_fetches_a_work(httpserver: HTTPServer) -> No
     )
     src = cl.load_source("crossref", base_url=httpserver.url_for("/"), mailto="you@example.org")
     assert src.name == "crossref"
+    assert isinstance(src, cl.sources.PaperSource)
+    assert isinstance(src, cl.sources.ReferenceSource)
     paper = src.paper("https://doi.org/10.1038/SREP16696")
     assert paper is not None
     assert paper.identifiers == (normalize_doi("10.1038/srep16696"),)

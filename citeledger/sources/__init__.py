@@ -16,28 +16,55 @@ A :class:`SourceRegistry` is an ordinary object (not a global): tests build
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from attrs import evolve, frozen
 
 from citeledger.errors import SourceError, SourceNotFound, UnsupportedCapability
-
-if TYPE_CHECKING:
-    from citeledger.identifiers import Identifier
-    from citeledger.model import Measurement, NoticeCheck, Observation, Paper, Reference
+from citeledger.sources._protocols import (
+    CAPABILITY_PROTOCOLS,
+    AreaProfileSource,
+    Capability,
+    CitationSource,
+    CitedByYearSource,
+    CitingCountsSource,
+    CountedCitationSource,
+    CountSource,
+    EventSource,
+    ObservationIdSource,
+    PaperSource,
+    ProvenanceSource,
+    ReferenceSource,
+    SearchSource,
+    Source,
+    TransportBound,
+)
 
 __all__ = [
+    "CAPABILITY_PROTOCOLS",
     "ENTRY_POINT_GROUP",
     "UNREADABLE",
+    "AreaProfileSource",
     "Capability",
+    "CitationSource",
+    "CitedByYearSource",
+    "CitingCountsSource",
+    "CountSource",
+    "CountedCitationSource",
+    "EventSource",
+    "ObservationIdSource",
     "Paged",
+    "PaperSource",
+    "ProvenanceSource",
+    "ReferenceSource",
     "SearchResults",
+    "SearchSource",
     "Source",
     "SourceRegistry",
+    "TransportBound",
     "UnreadableItem",
     "describe_unreadable",
     "load_source",
@@ -48,62 +75,6 @@ __all__ = [
 ENTRY_POINT_GROUP = "citeledger.sources"
 
 T = TypeVar("T")
-
-
-class Capability(enum.StrEnum):
-    """What a source can be asked for."""
-
-    PAPER = "paper"
-    REFERENCES = "references"
-    CITATIONS = "citations"
-    EVENTS = "events"
-    CITATION_COUNTS = "citation_counts"
-    SEARCH = "search"
-
-
-@runtime_checkable
-class Source(Protocol):
-    """**Protocol**: a source of scholarly metadata about works.
-
-    Every method takes any parsed identifier or a string :func:`citeledger.parse_identifier`
-    accepts. A method for a capability the source lacks raises
-    :class:`~citeledger.errors.UnsupportedCapability` (see :func:`unsupported`); a failure after
-    the transport's retries raises a :class:`~citeledger.errors.SourceError` subclass.
-    """
-
-    #: Short stable name ("crossref"); used in provenance.
-    name: str
-    #: What this source can do.
-    capabilities: frozenset[Capability]
-
-    def paper(self, identifier: Identifier | str) -> Paper | None:
-        """The work, or None if the source does not know it."""
-        ...
-
-    def references(self, identifier: Identifier | str) -> list[Reference]:
-        """The work's reference list, in order, positions set."""
-        ...
-
-    def citations(self, identifier: Identifier | str) -> Iterator[Observation]:
-        """Inbound citation observations, lazily (usually a :class:`Paged`)."""
-        ...
-
-    def events(self, identifier: Identifier | str) -> NoticeCheck:
-        """Retractions, corrections and other events reported about the work."""
-        ...
-
-    def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
-        """Dated citation counts, each naming this source."""
-        ...
-
-    def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
-        """Candidate works for a reference (for the resolver's candidate providers).
-
-        A source whose answer held results it could not read returns a
-        :class:`SearchResults` (a list of the readable ones that carries the others in
-        ``skipped``); the ledger reports them.
-        """
-        ...
 
 
 def unsupported(source: str, capability: Capability | str) -> UnsupportedCapability:
