@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
+from citeledger.identifiers import version_key
 from citeledger.resolve import catalog as catalog_module
-from citeledger.resolve.catalog import version_key
 from citeledger.resolve.normalize import normalize_title
 
 A = cl.Paper(

@@ -37,7 +37,13 @@ from rapidfuzz import fuzz
 
 from citeledger._progress import progress_callback
 from citeledger.errors import ModelError, WorkerLost
-from citeledger.identifiers import Identifier, work_key
+from citeledger.identifiers import (
+    PREPRINT_DOI_PREFIXES,
+    Identifier,
+    version_key,
+    version_of,
+    work_key,
+)
 from citeledger.model import (
     Agreement,
     Evidence,
@@ -50,13 +56,10 @@ from citeledger.model import (
 )
 from citeledger.resolve._parse import UNCERTAIN_REASON_KEY
 from citeledger.resolve.catalog import (
-    PREPRINT_DOI_PREFIXES,
     CandidateProvider,
     Catalog,
     _shown_repr,
     locator_key,
-    version_key,
-    version_of,
 )
 from citeledger.resolve.normalize import is_generic_title, normalize_title, title_tokens
 from citeledger.resolve.scoring import (
@@ -1257,7 +1260,7 @@ def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:
 def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
     """The reference names an identifier of a scheme the paper also has, for another work.
 
-    Versions of one deposit (:func:`~citeledger.resolve.catalog.version_key`) are one work, and
+    Versions of one deposit (:func:`~citeledger.identifiers.version_key`) are one work, and
     a preprint-server or repository DOI never conflicts with another DOI: a preprint and its
     published version legitimately carry two.
     """

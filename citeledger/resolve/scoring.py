@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from attrs import Factory, field, frozen
 from rapidfuzz import fuzz
 
-from citeledger.identifiers import Identifier, work_key
+from citeledger.identifiers import PREPRINT_DOI_PREFIXES, Identifier, work_key
 from citeledger.model import Agreement, Author, Evidence, Paper, Reference
-from citeledger.resolve.catalog import PREPRINT_DOI_PREFIXES
 from citeledger.resolve.normalize import (
     STOPWORDS,
     is_generic_title,
@@ -679,7 +678,7 @@ def is_preprint(identifiers: Sequence[Identifier], venue: str | None = None) -> 
     """Whether a record names a preprint: an arXiv id, a preprint server's DOI or venue.
 
     Preprint servers and repositories are those of
-    :data:`~citeledger.resolve.catalog.PREPRINT_DOI_PREFIXES` (arXiv, bioRxiv/medRxiv, SSRN,
+    :data:`~citeledger.identifiers.PREPRINT_DOI_PREFIXES` (arXiv, bioRxiv/medRxiv, SSRN,
     Research Square, ...), and venues :func:`venue_kind` reads as a preprint.
 
     >>> from citeledger.identifiers import parse_identifier
