@@ -6,8 +6,10 @@ These are the values behind the "paper page" view of a :class:`~citeledger.Citat
 it, and :class:`CitingWork` entries (distinct citing works, each grouping one or more
 observations) that can be ranked by the citing works' own citation counts.
 
-Sources may offer these through optional methods (duck-typed, see :class:`PageSource`); the
-built-in sample source does.
+Sources offer these through the paper-page capability protocols of
+:mod:`citeledger.sources` (:class:`~citeledger.sources.CitedByYearSource`,
+:class:`~citeledger.sources.AreaProfileSource`, :class:`~citeledger.sources.CitingCountsSource`,
+:class:`~citeledger.sources.CountedCitationSource`); the built-in sample source does.
 
 .. versionadded:: 0.1.0
 """
@@ -15,8 +17,7 @@ built-in sample source does.
 from __future__ import annotations
 
 import datetime as dt  # noqa: TC003 - cattrs resolves the field annotations at run time
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Protocol, runtime_checkable
+from collections.abc import Iterable, Mapping
 
 from attrs import field, frozen
 
@@ -34,7 +35,6 @@ __all__ = [
     "CitedByYear",
     "CitingWork",
     "CountedCitation",
-    "PageSource",
     "YearCount",
     "year_series",
 ]
@@ -304,7 +304,7 @@ class CitingWork:
 class CountedCitation:
     """One inbound observation together with the citing work's own citation count(s).
 
-    What a source's optional ``citations_with_counts()`` yields (see :class:`PageSource`): the
+    What a :class:`~citeledger.sources.CountedCitationSource` yields: the
     count rides with the listing that produced the observation, so ranking needs no second
     request per citing paper.
 
@@ -315,33 +315,3 @@ class CountedCitation:
 
     observation: Observation
     cited_by: tuple[Measurement, ...] = field(factory=tuple, converter=_measurements)
-
-
-@runtime_checkable
-class PageSource(Protocol):
-    """**Protocol**: optional paper-page methods a source may offer besides :class:`Source`.
-
-    Each is looked up with ``getattr`` and used when present; a missing method means the page
-    facet is not measured by that source. The sample source implements the first three;
-    OpenAlex offers ``cited_by_year`` and ``citations_with_counts``, Semantic Scholar
-    ``citations_with_counts``.
-    """
-
-    def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
-        """Citing papers per year, as the source counts them."""
-        ...
-
-    def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
-        """Where the citing papers sit versus the paper's own placement."""
-        ...
-
-    def citing_counts(self, identifier: Identifier | str) -> Mapping[str, Measurement]:
-        """Each citing work's own citation count, keyed by the citing paper's ``Paper.key``."""
-        ...
-
-    def citations_with_counts(self, identifier: Identifier | str) -> Iterator[CountedCitation]:
-        """Inbound observations with each citing work's own count, lazily (a ``Paged``).
-
-        Used instead of ``citations()`` when present (OpenAlex, Semantic Scholar).
-        """
-        ...

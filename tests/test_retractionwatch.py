@@ -13,10 +13,16 @@ from citeledger import (
     EventKind,
     NoticeStatus,
     ParseError,
-    UnsupportedCapability,
     load_source,
 )
-from citeledger.sources import CitationSource, EventSource
+from citeledger.sources import (
+    CitationSource,
+    CountSource,
+    EventSource,
+    PaperSource,
+    ReferenceSource,
+    SearchSource,
+)
 from citeledger.sources import retractionwatch as rw
 from tests.conftest import SOURCES, requires_shared
 
@@ -168,7 +174,7 @@ def test_index_by_doi_and_pmid(tmp_path: Path) -> None:
     )
     src = load_source("retractionwatch", path=str(path), as_of=AS_OF)
     assert isinstance(src, EventSource)
-    assert isinstance(src, CitationSource)
+    assert not isinstance(src, CitationSource)  # no stub: the capability is absent
     one = src.events("doi:10.1000/paper.one")
     assert [(e.kind, e.date) for e in one.events] == [
         (EventKind.CORRECTION, dt.date(2020, 1, 2)),
@@ -183,8 +189,9 @@ def test_index_by_doi_and_pmid(tmp_path: Path) -> None:
     other = src.events("10.1000/paper.five").events[0]
     assert (other.kind, other.label) == (EventKind.OTHER, "Retraction and Replacement")
     assert src.events("10.1000/paper.four").retracted is False
-    with pytest.raises(UnsupportedCapability):
-        src.citations("10.1000/paper.one")
+    assert isinstance(src, EventSource)
+    for protocol in (PaperSource, ReferenceSource, CitationSource, CountSource, SearchSource):
+        assert not isinstance(src, protocol), protocol
 
 
 def test_not_a_retraction_watch_file(tmp_path: Path) -> None:

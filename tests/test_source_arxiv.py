@@ -16,11 +16,18 @@ from citeledger.errors import (
     InvalidResponseError,
     ParseError,
     ServerError,
-    UnsupportedCapability,
 )
 from citeledger.identifiers import ArxivId, normalize_arxiv, normalize_doi
 from citeledger.model import Reference, RelationKind, WorkType
-from citeledger.sources import Capability
+from citeledger.sources import (
+    Capability,
+    CitationSource,
+    CountSource,
+    EventSource,
+    PaperSource,
+    ReferenceSource,
+    SearchSource,
+)
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from citeledger.sources.arxiv import (
     MIN_INTERVAL,
@@ -405,13 +412,13 @@ def test_unusable_200_bodies(
     assert (info.value.status, info.value.attempt) == (200, 1)
 
 
-def test_capabilities_and_unsupported_methods() -> None:
+def test_capabilities_match_the_protocols_it_implements() -> None:
     src = ArxivSource()
     assert src.capabilities == {Capability.PAPER, Capability.SEARCH}
-    for method in (src.references, src.citations, src.events, src.citation_counts):
-        with pytest.raises(UnsupportedCapability) as info:
-            method("2104.12255")
-        assert info.value.source == "arxiv"
+    assert isinstance(src, PaperSource)
+    assert isinstance(src, SearchSource)
+    for protocol in (ReferenceSource, CitationSource, EventSource, CountSource):
+        assert not isinstance(src, protocol), protocol
     with pytest.raises(InvalidIdentifier):
         src.paper("10.1038/srep16696")  # not an arXiv DOI
     assert isinstance(src, cl.Source)

@@ -20,8 +20,15 @@ from citeledger import (
     ParseError,
     ResolutionState,
     ServerError,
-    UnsupportedCapability,
     WorkType,
+)
+from citeledger.sources import (
+    CitationSource,
+    CountSource,
+    EventSource,
+    PaperSource,
+    ReferenceSource,
+    SearchSource,
 )
 from citeledger.sources import opencitations as oc
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
@@ -251,10 +258,9 @@ def test_failure_is_kept_in_paged(httpserver: HTTPServer) -> None:
     assert paged.complete is False
 
 
-def test_unsupported(httpserver: HTTPServer) -> None:
+def test_unsupported_capabilities_are_not_implemented(httpserver: HTTPServer) -> None:
     src = make_source(httpserver)
-    for call in (src.paper, src.events):
-        with pytest.raises(UnsupportedCapability):
-            call(JD)
-    with pytest.raises(UnsupportedCapability):
-        src.search("x")
+    for protocol in (PaperSource, EventSource, SearchSource):
+        assert not isinstance(src, protocol), protocol
+    for protocol in (ReferenceSource, CitationSource, CountSource):
+        assert isinstance(src, protocol), protocol

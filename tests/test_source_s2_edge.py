@@ -20,9 +20,9 @@ from citeledger import (
     RateLimitError,
     ResolutionState,
     ServerError,
-    UnsupportedCapability,
     load_source,
 )
+from citeledger.sources import CountedCitationSource, EventSource
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from citeledger.sources.semanticscholar import BatchStatus, SemanticScholarSource
 from tests.conftest import SOURCES, requires_shared
@@ -322,8 +322,9 @@ def test_references_over_http(httpserver: HTTPServer, sleeps: Sleeps) -> None:
 
 
 def test_unsupported_events(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    with pytest.raises(UnsupportedCapability):
-        make_source(httpserver, sleeps).events("10.1038/s42256-024-00832-8")
+    src = make_source(httpserver, sleeps)
+    assert not isinstance(src, EventSource)
+    assert isinstance(src, CountedCitationSource)
 
 
 def test_load_source_by_name(httpserver: HTTPServer) -> None:

@@ -49,7 +49,6 @@ from citeledger.sources import (
     SearchResults,
     UnreadableItem,
     describe_unreadable,
-    unsupported,
 )
 from citeledger.sources._common import (
     TransportSwap,
@@ -68,7 +67,7 @@ if TYPE_CHECKING:
     import requests
     from lxml import etree
 
-    from citeledger.model import Measurement, NoticeCheck, Observation, Reference
+    from citeledger.model import Reference
     from citeledger.sources._transport import RetryPolicy, Transport
 
 __all__ = [
@@ -615,36 +614,6 @@ class ArxivSource(TransportSwap):
         paged.raise_for_error()
         # Unreadable entries travel with the answer, for the ledger to report.
         return SearchResults(papers, skipped=paged.skipped)
-
-    # -- capabilities arXiv lacks
-
-    def references(
-        self,
-        identifier: Identifier | str,  # noqa: ARG002 - the Source protocol's signature
-    ) -> list[Reference]:
-        """Unsupported: arXiv's API has no reference lists."""
-        raise unsupported(self.name, Capability.REFERENCES)
-
-    def citations(
-        self,
-        identifier: Identifier | str,  # noqa: ARG002 - the Source protocol's signature
-    ) -> Iterator[Observation]:
-        """Unsupported: arXiv's API has no citations."""
-        raise unsupported(self.name, Capability.CITATIONS)
-
-    def events(
-        self,
-        identifier: Identifier | str,  # noqa: ARG002 - the Source protocol's signature
-    ) -> NoticeCheck:
-        """Unsupported: arXiv's API reports no retractions (withdrawals show as new versions)."""
-        raise unsupported(self.name, Capability.EVENTS)
-
-    def citation_counts(
-        self,
-        identifier: Identifier | str,  # noqa: ARG002 - the Source protocol's signature
-    ) -> list[Measurement]:
-        """Unsupported: arXiv's API has no citation counts."""
-        raise unsupported(self.name, Capability.CITATION_COUNTS)
 
 
 _Skipped = tuple[UnreadableItem, ...]

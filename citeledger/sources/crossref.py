@@ -61,7 +61,6 @@ from citeledger.sources import (
     Paged,
     SearchResults,
     UnreadableItem,
-    unsupported,
 )
 from citeledger.sources._common import (
     Clock,
@@ -83,7 +82,6 @@ from citeledger.sources._transport import Request
 if TYPE_CHECKING:
     import requests
 
-    from citeledger.model import Observation
     from citeledger.sources._transport import Response, RetryPolicy, Transport
 
 __all__ = [
@@ -905,13 +903,6 @@ class CrossrefSource(TransportSwap):
             NotFoundError: Crossref does not know the DOI.
         """
         return list(self.work(identifier).references)
-
-    def citations(
-        self,
-        identifier: Identifier | str,  # noqa: ARG002 - the Source protocol's signature
-    ) -> Iterator[Observation]:
-        """Unsupported: Crossref's cited-by data is only open to the cited work's publisher."""
-        raise unsupported(self.name, Capability.CITATIONS)
 
     def events(self, identifier: Identifier | str) -> NoticeCheck:
         """Retractions, corrections and other updates Crossref records about the work.

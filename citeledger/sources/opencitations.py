@@ -37,7 +37,6 @@ from citeledger.model import (
     Measurement,
     MeasurementKind,
     Method,
-    NoticeCheck,
     Observation,
     Paper,
     Reference,
@@ -45,7 +44,7 @@ from citeledger.model import (
     ResolutionState,
     WorkType,
 )
-from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem, unsupported
+from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem
 from citeledger.sources._common import (
     TransportSwap,
     as_identifier,
@@ -686,15 +685,3 @@ class OpenCitationsSource(TransportSwap):
                 subject=ident,
             )
         ]
-
-    def paper(self, identifier: Identifier | str) -> Paper | None:  # noqa: ARG002 - protocol
-        """Unsupported (OpenCitations Meta is not wrapped)."""
-        raise unsupported(NAME, Capability.PAPER)
-
-    def events(self, identifier: Identifier | str) -> NoticeCheck:  # noqa: ARG002 - protocol
-        """Unsupported: OpenCitations reports no retractions."""
-        raise unsupported(NAME, Capability.EVENTS)
-
-    def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:  # noqa: ARG002
-        """Unsupported: OpenCitations has no bibliographic search."""
-        raise unsupported(NAME, Capability.SEARCH)

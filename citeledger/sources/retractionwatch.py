@@ -36,14 +36,13 @@ from attrs import frozen
 
 from citeledger.errors import InvalidIdentifier, ParseError
 from citeledger.identifiers import DOI, PMID, ArxivId, Identifier, normalize_doi, parse_identifier
-from citeledger.model import Event, EventKind, Measurement, NoticeCheck, Paper, Reference
-from citeledger.sources import Capability, UnreadableItem, unsupported
+from citeledger.model import Event, EventKind, NoticeCheck
+from citeledger.sources import Capability, UnreadableItem
 from citeledger.sources._common import as_identifier, notice_check, read_each, refuse_unreadable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
 
-    from citeledger.model import Observation
 
 __all__ = [
     "RETRACTION_WATCH_COLUMNS",
@@ -523,26 +522,6 @@ class RetractionWatchSource:
             checked=self.checked,
             subject=ident,
         )
-
-    def paper(self, identifier: Identifier | str) -> Paper | None:  # noqa: ARG002 - protocol
-        """Unsupported."""
-        raise unsupported(NAME, Capability.PAPER)
-
-    def references(self, identifier: Identifier | str) -> list[Reference]:  # noqa: ARG002
-        """Unsupported."""
-        raise unsupported(NAME, Capability.REFERENCES)
-
-    def citations(self, identifier: Identifier | str) -> Iterator[Observation]:  # noqa: ARG002
-        """Unsupported."""
-        raise unsupported(NAME, Capability.CITATIONS)
-
-    def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:  # noqa: ARG002
-        """Unsupported."""
-        raise unsupported(NAME, Capability.CITATION_COUNTS)
-
-    def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:  # noqa: ARG002
-        """Unsupported."""
-        raise unsupported(NAME, Capability.SEARCH)
 
 
 # --------------------------------------------------------------------------- openretractions

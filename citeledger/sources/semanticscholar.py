@@ -52,7 +52,6 @@ from citeledger.model import (
     Measurement,
     MeasurementKind,
     Method,
-    NoticeCheck,
     Observation,
     Paper,
     Reference,
@@ -67,7 +66,6 @@ from citeledger.sources import (
     Paged,
     SearchResults,
     UnreadableItem,
-    unsupported,
 )
 from citeledger.sources._common import TransportSwap, payload_shape, read_each, refuse_unreadable
 from citeledger.sources._transport import (
@@ -1065,10 +1063,6 @@ class SemanticScholarSource(TransportSwap):
             )
         out.sort(key=lambda r: r.position or 0)
         return out
-
-    def events(self, identifier: Identifier | str) -> NoticeCheck:  # noqa: ARG002 - protocol
-        """Unsupported: S2 reports no retractions or corrections."""
-        raise unsupported(NAME, Capability.EVENTS)
 
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``citationCount`` (cited_by) and ``influentialCitationCount`` (influential_cited_by)."""
