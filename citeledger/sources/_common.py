@@ -11,11 +11,10 @@ redacted URL, the attempt and the status, so a pager can record it and keep what
 from __future__ import annotations
 
 import contextlib
-import copy
 import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Clock",
-    "TransportSwap",
     "as_identifier",
     "decode_json",
     "decode_xml",
@@ -337,23 +335,3 @@ def make_transport(
         min_interval=min_interval,
         user_agent=user_agent or default_user_agent(mailto),
     )
-
-
-class TransportSwap:
-    """Mixin of the HTTP adapters: :meth:`with_transport` for requests sent by ``self.transport``.
-
-    .. versionadded:: 0.1.0
-    """
-
-    transport: Transport
-
-    def with_transport(self, transport: Transport) -> Self:
-        """A copy of this source sending through ``transport`` (settings and secrets kept).
-
-        :func:`~citeledger.build_record` uses it to share one request memo per build.
-
-        .. versionadded:: 0.1.0
-        """
-        clone = copy.copy(self)
-        clone.transport = transport
-        return clone

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 import attrs
 from attrs import frozen
@@ -51,14 +51,12 @@ from citeledger.sources import (
     describe_unreadable,
 )
 from citeledger.sources._common import (
-    TransportSwap,
     as_identifier,
-    decode_xml,
     join_url,
-    make_transport,
     payload_shape,
 )
-from citeledger.sources._transport import Request, Response
+from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._transport import Request
 from citeledger.sources._xml import safe_xml
 
 if TYPE_CHECKING:
@@ -394,7 +392,7 @@ def _arxiv_id(identifier: Identifier | str) -> ArxivId:
     raise InvalidIdentifier(str(ident), "arXiv looks works up by arXiv id only", scheme="arxiv")
 
 
-class ArxivSource(TransportSwap):
+class ArxivSource:
     """The arXiv API as a :class:`~citeledger.sources.Source` (paper and search).
 
     Args:
@@ -414,6 +412,7 @@ class ArxivSource(TransportSwap):
 
     name = _SOURCE
     capabilities = frozenset({Capability.PAPER, Capability.SEARCH})
+    transport = EdgeTransport()
 
     def __init__(
         self,
@@ -427,22 +426,36 @@ class ArxivSource(TransportSwap):
         min_interval: float = MIN_INTERVAL,
         page_size: int = DEFAULT_PAGE_SIZE,
     ) -> None:
-        self.base_url = base_url or DEFAULT_BASE_URL
         self.page_size = page_size
-        self.transport = make_transport(
-            transport, session=session, policy=policy, min_interval=min_interval, mailto=mailto
+        self._http = HttpEdge.build(
+            self.name,
+            transport=transport,
+            session=session,
+            policy=policy,
+            min_interval=min_interval,
+            mailto=mailto,
+            base_url=base_url or DEFAULT_BASE_URL,
         )
 
+    @property
+    def base_url(self) -> str:
+        """The API root requests go to."""
+        return self._http.base_url or DEFAULT_BASE_URL
+
     def __repr__(self) -> str:
-        return f"ArxivSource(base_url={self.base_url!r})"
+        return self._http.describe("ArxivSource", base_url=self.base_url)
+
+    def with_transport(self, transport: Transport) -> Self:
+        """A copy of this source sending through ``transport`` (settings kept)."""
+        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 
     def _fetch(self, request: Request) -> ArxivFeed:
         # An error feed under HTTP 400 is raised by the transport as BadRequestError whose
         # detail is the feed's <summary> ("incorrect id format for abc").
-        response: Response = self.transport.send(request, source=self.name)
-        feed = feed_from_element(decode_xml(response, source=self.name))
+        response, root = self._http.xml(request)
+        feed = feed_from_element(root)
         if feed.error is not None:
             raise BadRequestError(
                 "arXiv answered with an error feed",

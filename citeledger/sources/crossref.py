@@ -28,7 +28,7 @@ import datetime as dt
 import html
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import quote
 
 import attrs
@@ -64,25 +64,23 @@ from citeledger.sources import (
 )
 from citeledger.sources._common import (
     Clock,
-    TransportSwap,
     as_identifier,
-    decode_json,
     invalid_response,
     join_url,
     load_json,
-    make_transport,
     notice_check,
     payload_shape,
     read_each,
     require_object,
     utc_now,
 )
+from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
     import requests
 
-    from citeledger.sources._transport import Response, RetryPolicy, Transport
+    from citeledger.sources._transport import RetryPolicy, Transport
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -779,7 +777,7 @@ def _doi(identifier: Identifier | str) -> DOI:
     raise InvalidIdentifier(str(ident), "Crossref looks works up by DOI only", scheme="doi")
 
 
-class CrossrefSource(TransportSwap):
+class CrossrefSource:
     """The Crossref REST API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -812,6 +810,8 @@ class CrossrefSource(TransportSwap):
         }
     )
 
+    transport = EdgeTransport()
+
     def __init__(
         self,
         *,
@@ -827,39 +827,42 @@ class CrossrefSource(TransportSwap):
         parse_unstructured: bool = True,
         clock: Clock = utc_now,
     ) -> None:
-        self.base_url = base_url or DEFAULT_BASE_URL
         self.mailto = mailto
         self.rows = rows
         self.check_update_filter = check_update_filter
         self.parse_unstructured = parse_unstructured
-        self._api_key = api_key
         self._clock = clock
-        self.transport = make_transport(
-            transport, session=session, policy=policy, min_interval=min_interval, mailto=mailto
+        # Metadata Plus tokens go in a header, redacted wherever a request is shown.
+        token = (("Crossref-Plus-API-Token", f"Bearer {api_key}"),) if api_key else ()
+        self._http = HttpEdge.build(
+            self.name,
+            transport=transport,
+            session=session,
+            policy=policy,
+            min_interval=min_interval,
+            mailto=mailto,
+            base_url=base_url or DEFAULT_BASE_URL,
+            api_key=api_key,
+            secret_headers=token,
         )
 
+    @property
+    def base_url(self) -> str:
+        """The API root requests go to."""
+        return self._http.base_url or DEFAULT_BASE_URL
+
     def __repr__(self) -> str:
-        key = ", api_key=REDACTED" if self._api_key else ""
-        return f"CrossrefSource(base_url={self.base_url!r}, mailto={self.mailto!r}{key})"
+        return self._http.describe("CrossrefSource", base_url=self.base_url, mailto=self.mailto)
+
+    def with_transport(self, transport: Transport) -> Self:
+        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
+        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 
-    def _send(self, request: Request) -> Response:
-        if self._api_key:
-            request = attrs.evolve(
-                request,
-                headers=(*request.headers, ("Crossref-Plus-API-Token", f"Bearer {self._api_key}")),
-                secret_headers=request.secret_headers | {"Crossref-Plus-API-Token"},
-            )
-        return self.transport.send(request, source=self.name)
-
-    def _json(self, request: Request) -> tuple[Response, Any]:
-        response = self._send(request)
-        return response, decode_json(response, source=self.name)
-
     def _work_list(self, request: Request, *, parse_unstructured: bool) -> CrossrefWorkList:
         # One page of a work list; a body that is JSON but not a work list is an invalid answer.
-        response, data = self._json(request)
+        response, data = self._http.json(request)
         try:
             return parse_work_list(data, parse_unstructured=parse_unstructured)
         except ParseError as exc:
@@ -875,7 +878,7 @@ class CrossrefSource(TransportSwap):
             SourceError: the request failed after retries, or the body is unusable.
         """
         doi = _doi(identifier)
-        response, data = self._json(
+        response, data = self._http.json(
             build_work_request(doi, base_url=self.base_url, mailto=self.mailto)
         )
         try:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 from attrs import frozen
@@ -76,24 +76,22 @@ from citeledger.sources import (
 )
 from citeledger.sources._common import (
     Clock,
-    TransportSwap,
     as_identifier,
-    decode_json,
     invalid_response,
     join_url,
     load_json,
-    make_transport,
     payload_shape,
     read_each,
     require_object,
     utc_now,
 )
+from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
     import requests
 
-    from citeledger.sources._transport import Response, RetryPolicy, Transport
+    from citeledger.sources._transport import RetryPolicy, Transport
 
 __all__ = [
     "BATCH_SIZE",
@@ -625,7 +623,7 @@ def _asserted_citation(cited: Paper) -> Resolution:
     )
 
 
-class OpenAlexSource(TransportSwap):
+class OpenAlexSource:
     """The OpenAlex API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -655,6 +653,7 @@ class OpenAlexSource(TransportSwap):
             Capability.SEARCH,
         }
     )
+    transport = EdgeTransport()
 
     def __init__(
         self,
@@ -669,27 +668,36 @@ class OpenAlexSource(TransportSwap):
         per_page: int = MAX_PER_PAGE,
         clock: Clock = utc_now,
     ) -> None:
-        self.base_url = base_url or DEFAULT_BASE_URL
         self.mailto = mailto
         self.per_page = per_page
-        self._api_key = api_key
         self._clock = clock
-        self.transport = make_transport(
-            transport, session=session, policy=policy, min_interval=min_interval, mailto=mailto
+        self._http = HttpEdge.build(
+            self.name,
+            transport=transport,
+            session=session,
+            policy=policy,
+            min_interval=min_interval,
+            mailto=mailto,
+            base_url=base_url or DEFAULT_BASE_URL,
+            api_key=api_key,
         )
 
+    @property
+    def base_url(self) -> str:
+        """The API root requests go to."""
+        return self._http.base_url or DEFAULT_BASE_URL
+
     def __repr__(self) -> str:
-        key = ", api_key=REDACTED" if self._api_key else ""
-        return f"OpenAlexSource(base_url={self.base_url!r}, mailto={self.mailto!r}{key})"
+        return self._http.describe("OpenAlexSource", base_url=self.base_url, mailto=self.mailto)
+
+    def with_transport(self, transport: Transport) -> Self:
+        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
+        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 
-    def _json(self, request: Request) -> tuple[Response, Any]:
-        response = self.transport.send(request, source=self.name)
-        return response, decode_json(response, source=self.name)
-
     def _list(self, request: Request) -> OpenAlexWorkList:
-        response, data = self._json(request)
+        response, data = self._http.json(request)
         try:
             return parse_work_list(data)
         except ParseError as exc:
@@ -705,9 +713,9 @@ class OpenAlexSource(TransportSwap):
             SourceError: the request failed after retries, or the body is unusable.
         """
         request = build_work_request(
-            identifier, base_url=self.base_url, mailto=self.mailto, api_key=self._api_key
+            identifier, base_url=self.base_url, mailto=self.mailto, api_key=self._http.api_key
         )
-        response, data = self._json(request)
+        response, data = self._http.json(request)
         try:
             return parse_work(data)
         except ParseError as exc:
@@ -773,7 +781,7 @@ class OpenAlexSource(TransportSwap):
             per_page=size,
             base_url=self.base_url,
             mailto=self.mailto,
-            api_key=self._api_key,
+            api_key=self._http.api_key,
         )
         return self._paged(request, limit=limit)
 
@@ -966,7 +974,7 @@ class OpenAlexSource(TransportSwap):
             per_page=max(1, limit),
             base_url=self.base_url,
             mailto=self.mailto,
-            api_key=self._api_key,
+            api_key=self._http.api_key,
         )
         page = self._list(request)
         # Unreadable candidates travel with the answer, for the ledger to report.
@@ -987,7 +995,7 @@ class OpenAlexSource(TransportSwap):
             per_page=size,
             base_url=self.base_url,
             mailto=self.mailto,
-            api_key=self._api_key,
+            api_key=self._http.api_key,
         )
 
         def pages() -> Iterator[tuple[list[Paper], int | None, _Skipped]]:
@@ -1027,7 +1035,7 @@ class OpenAlexSource(TransportSwap):
                     [m[1] for m in chunk],
                     base_url=self.base_url,
                     mailto=self.mailto,
-                    api_key=self._api_key,
+                    api_key=self._http.api_key,
                 )
                 try:
                     page = self._list(request)

@@ -24,7 +24,7 @@ import datetime as dt
 import enum
 import json
 import re
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Self
 from urllib.parse import quote
 
 from attrs import evolve, frozen
@@ -46,16 +46,14 @@ from citeledger.model import (
 )
 from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem
 from citeledger.sources._common import (
-    TransportSwap,
     as_identifier,
-    invalid_response,
-    make_transport,
     payload_shape,
     read_each,
     require_object,
     utc_now,
 )
-from citeledger.sources._transport import Request, Response, RetryPolicy, Transport
+from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._transport import Request, RetryPolicy, Transport
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -86,8 +84,6 @@ NAME: Final = "opencitations"
 COCI_BASE_URL: Final = "https://opencitations.net/index/coci/api/v1"
 #: OpenCitations Index API v2 root (all indexes, OMID/DOI/PMID ids).
 INDEX_BASE_URL: Final = "https://api.opencitations.net/index/v2"
-
-_T = TypeVar("_T")
 
 _TIMESPAN_RE: Final = re.compile(r"^(-)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?$")
 _CREATION_RE: Final = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
@@ -544,7 +540,7 @@ def build_citation_count_request(
 # --------------------------------------------------------------------------- the edge
 
 
-class OpenCitationsSource(TransportSwap):
+class OpenCitationsSource:
     """OpenCitations (COCI v1 or Index v2) as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -565,6 +561,7 @@ class OpenCitationsSource(TransportSwap):
     capabilities = frozenset(
         {Capability.REFERENCES, Capability.CITATIONS, Capability.CITATION_COUNTS}
     )
+    transport = EdgeTransport()
 
     def __init__(
         self,
@@ -581,32 +578,42 @@ class OpenCitationsSource(TransportSwap):
         if version not in ("v1", "v2"):
             raise ValueError(f"version must be 'v1' or 'v2', got {version!r}")
         self.version = version
-        self.base_url = base_url
-        self._token = api_key
-        self.transport = make_transport(
-            transport, session=session, policy=policy, min_interval=min_interval
-        )
         self._now = now or utc_now
+        # The token travels as the authorization header the request builders add (redacted).
+        self._http = HttpEdge.build(
+            NAME,
+            transport=transport,
+            session=session,
+            policy=policy,
+            min_interval=min_interval,
+            base_url=base_url,
+            api_key=api_key,
+        )
+
+    @property
+    def base_url(self) -> str | None:
+        """The API root requests go to (None: the chosen version's)."""
+        return self._http.base_url
 
     def __repr__(self) -> str:
-        token = ", api_key=REDACTED" if self._token else ""
-        return f"OpenCitationsSource(version={self.version!r}, base_url={self.base_url!r}{token})"
+        return self._http.describe(
+            "OpenCitationsSource", version=self.version, base_url=self.base_url
+        )
+
+    def with_transport(self, transport: Transport) -> Self:
+        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
+        return self._http.clone_onto(self, transport)
 
     def _kw(self) -> dict[str, Any]:
-        return {"version": self.version, "base_url": self.base_url, "access_token": self._token}
-
-    def _get(self, request: Request, parser: Callable[[bytes], _T]) -> _T:
-        response: Response = self.transport.send(request, source=NAME)
-        try:
-            return parser(response.body)
-        except ParseError as exc:
-            raise invalid_response(
-                response, "unusable response body", source=NAME, detail=str(exc)[:200]
-            ) from None
+        return {
+            "version": self.version,
+            "base_url": self.base_url,
+            "access_token": self._http.api_key,
+        }
 
     def _link_list(self, request: Request) -> Paged[CitationLink]:
         def pages() -> Iterator[tuple[list[CitationLink], int, tuple[UnreadableItem, ...]]]:
-            page = self._get(request, parse_link_list)
+            page = self._http.get(request, parse_link_list)
             yield list(page.links), len(page.links) + len(page.skipped), page.skipped
 
         return Paged(pages())
@@ -632,7 +639,7 @@ class OpenCitationsSource(TransportSwap):
         request = build_citations_request(identifier, **self._kw())
 
         def pages() -> Iterator[tuple[list[Observation], int, tuple[UnreadableItem, ...]]]:
-            page = self._get(request, parse_link_list)
+            page = self._http.get(request, parse_link_list)
             observed = self._now()
             yield (
                 [
@@ -655,7 +662,7 @@ class OpenCitationsSource(TransportSwap):
         Raises:
             SourceError: the request failed after retries, or the body is not a JSON array.
         """
-        page = self._get(build_references_request(identifier, **self._kw()), parse_link_list)
+        page = self._http.get(build_references_request(identifier, **self._kw()), parse_link_list)
         basis = ("position_basis", "opencitations listing order")
         out = [
             Reference(
@@ -675,7 +682,7 @@ class OpenCitationsSource(TransportSwap):
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """OpenCitations' citation count as one dated measurement."""
         ident = as_identifier(identifier)
-        value = self._get(build_citation_count_request(ident, **self._kw()), parse_count)
+        value = self._http.get(build_citation_count_request(ident, **self._kw()), parse_count)
         return [
             Measurement(
                 value=value,

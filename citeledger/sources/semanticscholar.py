@@ -23,7 +23,7 @@ import enum
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Self, TypeVar
 from urllib.parse import quote
 
 import attrs
@@ -31,7 +31,6 @@ from attrs import field, frozen
 
 from citeledger.errors import (
     InvalidIdentifier,
-    InvalidResponseError,
     NotFoundError,
     ParseError,
     SourceError,
@@ -67,11 +66,10 @@ from citeledger.sources import (
     SearchResults,
     UnreadableItem,
 )
-from citeledger.sources._common import TransportSwap, payload_shape, read_each, refuse_unreadable
+from citeledger.sources._common import payload_shape, read_each, refuse_unreadable
+from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._transport import (
     Request,
-    RequestsTransport,
-    Response,
     RetryPolicy,
     Transport,
 )
@@ -795,7 +793,7 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class SemanticScholarSource(TransportSwap):
+class SemanticScholarSource:
     """Semantic Scholar Graph API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -824,6 +822,7 @@ class SemanticScholarSource(TransportSwap):
             Capability.SEARCH,
         }
     )
+    transport = EdgeTransport()
 
     def __init__(
         self,
@@ -840,51 +839,46 @@ class SemanticScholarSource(TransportSwap):
     ) -> None:
         if not 1 <= page_size <= MAX_PAGE:
             raise ValueError(f"page_size must be within 1-{MAX_PAGE}, got {page_size}")
-        self.base_url = _root(base_url)
-        self._api_key = api_key
-        self.transport: Transport = (
-            transport
-            if transport is not None
-            else RequestsTransport(session, policy=policy, min_interval=min_interval)
+        # The key travels as the x-api-key header the request builders add (redacted).
+        self._http = HttpEdge.build(
+            NAME,
+            transport=transport,
+            session=session,
+            policy=policy,
+            min_interval=min_interval,
+            base_url=_root(base_url),
+            api_key=api_key,
         )
         self.page_size = page_size
         self.announce_total = announce_total
         self._now = now or _now
 
+    @property
+    def base_url(self) -> str:
+        """The API root requests go to."""
+        return _root(self._http.base_url)
+
     def __repr__(self) -> str:
-        key = ", api_key=REDACTED" if self._api_key else ""
-        return f"SemanticScholarSource(base_url={self.base_url!r}{key})"
+        return self._http.describe("SemanticScholarSource", base_url=self.base_url)
+
+    def with_transport(self, transport: Transport) -> Self:
+        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
+        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 
-    def _send(self, request: Request) -> Response:
-        return self.transport.send(request, source=NAME)
-
-    def _parse(self, response: Response, parser: Callable[[bytes], _T]) -> _T:
-        try:
-            return parser(response.body)
-        except ParseError as exc:
-            raise InvalidResponseError(
-                "unusable response body",
-                source=NAME,
-                url=response.url,
-                attempt=response.attempt,
-                status=response.status,
-                detail=str(exc)[:200],
-            ) from None
-
     def _kw(self) -> dict[str, Any]:
-        return {"base_url": self.base_url, "api_key": self._api_key}
+        return {"base_url": self.base_url, "api_key": self._http.api_key}
 
     # -- Source methods
 
     def paper(self, identifier: Identifier | str) -> Paper | None:
         """The paper, or None when S2 answers 404."""
         try:
-            response = self._send(build_paper_request(identifier, **self._kw()))
+            response = self._http.send(build_paper_request(identifier, **self._kw()))
         except NotFoundError:
             return None
-        return self._parse(response, parse_paper)
+        return self._http.read(response, parse_paper)
 
     def batch(self, identifiers: Iterable[Identifier | str]) -> list[BatchItem]:
         """Look many ids up with ``POST /paper/batch``, 500 per request, keeping input order.
@@ -907,8 +901,8 @@ class SemanticScholarSource(TransportSwap):
             chunk = sendable[start : start + MAX_BATCH]
             ids = [s for _, s in chunk]
             try:
-                response = self._send(build_batch_request(ids, **self._kw()))
-                items = self._parse(response, functools.partial(parse_batch, requested=ids))
+                response = self._http.send(build_batch_request(ids, **self._kw()))
+                items = self._http.read(response, functools.partial(parse_batch, requested=ids))
             except SourceError as exc:
                 for i, _ in chunk:
                     out[i] = BatchItem(
@@ -937,8 +931,8 @@ class SemanticScholarSource(TransportSwap):
             total: int | None = None
             if self.announce_total:
                 fields = "citationCount" if kind == "citations" else "referenceCount"
-                response = self._send(build_paper_request(ident, fields=fields, **self._kw()))
-                data = self._parse(response, lambda b: _load(b, "paper"))
+                response = self._http.send(build_paper_request(ident, fields=fields, **self._kw()))
+                data = self._http.read(response, lambda b: _load(b, "paper"))
                 value = data.get(fields) if isinstance(data, dict) else None
                 total = value if isinstance(value, int) and not isinstance(value, bool) else None
             offset = 0
@@ -948,10 +942,10 @@ class SemanticScholarSource(TransportSwap):
                     # More items exist, but S2 serves nothing beyond offset + limit = 9,999.
                     paged.hit_window()
                     return
-                response = self._send(
+                response = self._http.send(
                     build(ident, offset=offset, limit=limit, fields=link_fields, **self._kw())
                 )
-                page = self._parse(response, parse)
+                page = self._http.read(response, parse)
                 yield [convert(link) for link in page.items], total, page.skipped
                 if page.next is None or page.next <= offset:
                     return
@@ -1067,9 +1061,9 @@ class SemanticScholarSource(TransportSwap):
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``citationCount`` (cited_by) and ``influentialCitationCount`` (influential_cited_by)."""
         ident = _coerce(identifier)
-        response = self._send(build_paper_request(ident, fields=COUNT_FIELDS, **self._kw()))
+        response = self._http.send(build_paper_request(ident, fields=COUNT_FIELDS, **self._kw()))
         observed = self._now()
-        return self._parse(
+        return self._http.read(
             response, lambda b: parse_citation_counts(b, observed=observed, subject=ident)
         )
 
@@ -1086,8 +1080,8 @@ class SemanticScholarSource(TransportSwap):
         text = query if isinstance(query, str) else (query.title or query.raw or "")
         if not text.strip():
             return SearchResults()
-        response = self._send(build_search_request(text, limit=limit, **self._kw()))
-        page = self._parse(response, parse_search_page)
+        response = self._http.send(build_search_request(text, limit=limit, **self._kw()))
+        page = self._http.read(response, parse_search_page)
         return SearchResults(page.items[:limit], skipped=page.skipped)
 
 
