@@ -34,6 +34,14 @@ from citeledger.errors import (
     UnsupportedCapability,
     WorkerLost,
 )
+from citeledger.formats.dumps import (
+    iter_crossref_items,
+    iter_openalex_works,
+    iter_opencitations_csv,
+    iter_opencitations_meta_csv,
+)
+from citeledger.formats.jats import parse_jats_paper, parse_jats_references
+from citeledger.formats.tei import parse_tei_paper, parse_tei_references
 from citeledger.frames import (
     citing_papers_frame,
     citing_papers_table,
@@ -130,18 +138,10 @@ from citeledger.sources._transport import (
 )
 from citeledger.sources.arxiv import ArxivSource
 from citeledger.sources.crossref import CrossrefSource
-from citeledger.sources.dumps import (
-    iter_crossref_items,
-    iter_openalex_works,
-    iter_opencitations_csv,
-    iter_opencitations_meta_csv,
-)
-from citeledger.sources.jats import parse_jats_paper, parse_jats_references
 from citeledger.sources.openalex import OpenAlexSource
 from citeledger.sources.opencitations import CitationLink, OpenCitationsSource
 from citeledger.sources.retractionwatch import RetractionWatchSource
 from citeledger.sources.semanticscholar import SemanticScholarSource
-from citeledger.sources.tei import parse_tei_paper, parse_tei_references
 
 __all__ = [
     "DOI",

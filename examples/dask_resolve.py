@@ -35,7 +35,7 @@ from distributed import Client, LocalCluster
 
 import citeledger as cl
 from citeledger.dask import resolve_dataframe
-from citeledger.sources.dumps import iter_openalex_works
+from citeledger.formats.dumps import iter_openalex_works
 from citeledger.sources.openalex import work_from_json
 
 WORDS = [

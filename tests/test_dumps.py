@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from citeledger import DOI, OpenAlexId, ParseError
-from citeledger.sources import dumps
+from citeledger.formats import dumps
 from citeledger.sources.opencitations import DatePrecision
 from tests.conftest import SOURCES, requires_shared
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from citeledger import ParseError
-from citeledger.sources import dumps
+from citeledger.formats import dumps
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from citeledger import DOI, PMCID, PMID, ArxivId, ParseError, Scheme
-from citeledger.sources.jats import parse_jats_paper, parse_jats_references
-from citeledger.sources.tei import parse_tei_paper, parse_tei_references
+from citeledger.formats.jats import parse_jats_paper, parse_jats_references
+from citeledger.formats.tei import parse_tei_paper, parse_tei_references
 from tests.conftest import SOURCES, requires_shared
 
 ELEMENT = SOURCES / "jats" / "PMC5828200-element-citation-ref-list.xml"

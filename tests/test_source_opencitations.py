@@ -260,7 +260,7 @@ def test_failure_is_kept_in_paged(httpserver: HTTPServer) -> None:
 
 def test_unsupported_capabilities_are_not_implemented(httpserver: HTTPServer) -> None:
     src = make_source(httpserver)
-    for protocol in (PaperSource, EventSource, SearchSource):
-        assert not isinstance(src, protocol), protocol
-    for protocol in (ReferenceSource, CitationSource, CountSource):
-        assert isinstance(src, protocol), protocol
+    absent: tuple[type, ...] = (PaperSource, EventSource, SearchSource)
+    present: tuple[type, ...] = (ReferenceSource, CitationSource, CountSource)
+    assert not any(isinstance(src, protocol) for protocol in absent)
+    assert all(isinstance(src, protocol) for protocol in present)

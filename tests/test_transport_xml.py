@@ -10,9 +10,9 @@ from lxml import etree
 from pytest_httpserver import HTTPServer
 
 from citeledger.errors import InvalidResponseError, ParseError, UnsafeXMLError
+from citeledger.formats._xml import safe_parser, safe_xml
 from citeledger.sources._common import decode_xml
 from citeledger.sources._transport import Response
-from citeledger.sources._xml import safe_parser, safe_xml
 from tests.conftest import SOURCES, requires_shared
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>

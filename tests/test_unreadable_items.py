@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 import citeledger as cl
+from citeledger.formats import dumps
 from citeledger.ledger import Outcome, SourceReport
 from citeledger.model import CoverageState, Direction, Facet
 from citeledger.sources import (
@@ -30,7 +31,6 @@ from citeledger.sources import (
     arxiv,
     crossref,
     describe_unreadable,
-    dumps,
     openalex,
     opencitations,
     unsupported,

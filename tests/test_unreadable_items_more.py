@@ -19,6 +19,7 @@ import pytest
 from lxml import etree
 
 import citeledger as cl
+from citeledger.formats import jats, tei
 from citeledger.ledger import Outcome
 from citeledger.model import NoticeStatus
 from citeledger.sources import (
@@ -27,9 +28,7 @@ from citeledger.sources import (
     SearchResults,
     UnreadableItem,
     crossref,
-    jats,
     openalex,
-    tei,
     unsupported,
 )
 from citeledger.sources import retractionwatch as rw

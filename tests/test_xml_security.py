@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from citeledger import UnsafeXMLError
-from citeledger.sources.jats import parse_jats_paper, parse_jats_references
-from citeledger.sources.tei import parse_tei_paper, parse_tei_references
+from citeledger.formats.jats import parse_jats_paper, parse_jats_references
+from citeledger.formats.tei import parse_tei_paper, parse_tei_references
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 from attrs import evolve, frozen
 
 from citeledger.errors import SourceError, SourceNotFound, UnsupportedCapability
+from citeledger.formats import UNREADABLE
 from citeledger.sources._protocols import (
     CAPABILITY_PROTOCOLS,
     AreaProfileSource,
@@ -87,11 +88,6 @@ def unsupported(source: str, capability: Capability | str) -> UnsupportedCapabil
     """
     return UnsupportedCapability(source, str(capability))
 
-
-#: The :attr:`~citeledger.model.Reference.extra` key marking a reference entry that is kept at
-#: its position although it could not be read; the value is the reason. The ledger counts such
-#: entries as unreadable in the reference facet's coverage.
-UNREADABLE = "unreadable"
 
 #: The longest excerpt of an unreadable item that is kept (characters).
 EXCERPT_CHARS = 200

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
+from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
 from citeledger.model import Event, EventKind, NoticeCheck, NoticeStatus
 from citeledger.sources import UnreadableItem, describe_unreadable
@@ -28,7 +29,6 @@ from citeledger.sources._transport import (
     _detail,
     default_user_agent,
 )
-from citeledger.sources._xml import safe_xml
 
 if TYPE_CHECKING:
     import requests

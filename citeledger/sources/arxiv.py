@@ -41,6 +41,7 @@ from citeledger.errors import (
     ParseError,
     SourceError,
 )
+from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, normalize_doi
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
 from citeledger.sources import (
@@ -57,7 +58,6 @@ from citeledger.sources._common import (
 )
 from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._transport import Request
-from citeledger.sources._xml import safe_xml
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence

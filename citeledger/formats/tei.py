@@ -8,7 +8,7 @@ publisher), ``<idno>`` identifiers when it found any, and the reference string i
 :class:`~citeledger.model.Reference` values in order (``position`` 1, 2, 3..., ``key`` the
 ``xml:id``, ``raw`` the raw reference). :func:`parse_tei_paper` reads the header.
 
-All XML goes through :func:`~citeledger.sources._xml.safe_xml`.
+All XML goes through :func:`~citeledger.formats._xml.safe_xml`.
 
 .. versionadded:: 0.1.0
 """
@@ -20,11 +20,19 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from citeledger.formats import UNREADABLE
+from citeledger.formats._xml import (
+    asserted_id,
+    descendants,
+    flat_text,
+    kid,
+    kids,
+    local_name,
+    safe_xml,
+    split_ids,
+)
 from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference
-from citeledger.sources import UNREADABLE
-from citeledger.sources._xml import safe_xml
-from citeledger.sources.jats import _descendants, _flat, _ident, _kid, _kids, _local, _split
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -45,12 +53,12 @@ _YEAR_RE: Final = re.compile(r"\d{4}")
 
 
 def _person(author: etree._Element) -> Author | None:
-    pers = _kid(author, "persName")
+    pers = kid(author, "persName")
     if pers is None:
-        raw = _flat(_kid(author, "orgName"))
+        raw = flat_text(kid(author, "orgName"))
         return Author(raw=raw) if raw else None
-    given = " ".join(t for f in _kids(pers, "forename") if (t := _flat(f)))
-    family = _flat(_kid(pers, "surname"))
+    given = " ".join(t for f in kids(pers, "forename") if (t := flat_text(f)))
+    family = flat_text(kid(pers, "surname"))
     if not (given or family):
         return None
     return Author(family=family, given=given or None)
@@ -59,22 +67,22 @@ def _person(author: etree._Element) -> Author | None:
 def _authors(part: etree._Element | None) -> list[Author]:
     if part is None:
         return []
-    return [a for el in _kids(part, "author") if (a := _person(el)) is not None]
+    return [a for el in kids(part, "author") if (a := _person(el)) is not None]
 
 
 def _title(part: etree._Element | None) -> str | None:
     if part is None:
         return None
-    titles = list(_kids(part, "title"))
+    titles = list(kids(part, "title"))
     main = next((t for t in titles if t.get("type") == "main"), titles[0] if titles else None)
-    return _flat(main)
+    return flat_text(main)
 
 
 def _year(imprint: etree._Element | None) -> str | None:
     if imprint is None:
         return None
-    for date in _kids(imprint, "date"):
-        when = date.get("when") or _flat(date) or ""
+    for date in kids(imprint, "date"):
+        when = date.get("when") or flat_text(date) or ""
         m = _YEAR_RE.search(when)
         if m:
             return m.group(0)
@@ -82,39 +90,39 @@ def _year(imprint: etree._Element | None) -> str | None:
 
 
 def _identifiers(el: etree._Element) -> tuple[list[Identifier], list[MalformedFragment]]:
-    return _split(
-        _ident(_flat(idno), _IDNO_SCHEMES[t])
-        for idno in _descendants(el, "idno")
+    return split_ids(
+        asserted_id(flat_text(idno), _IDNO_SCHEMES[t])
+        for idno in descendants(el, "idno")
         if (t := (idno.get("type") or "").lower()) in _IDNO_SCHEMES
     )
 
 
 def _reference(bibl: etree._Element, position: int) -> Reference:
-    analytic = _kid(bibl, "analytic")
-    monogr = _kid(bibl, "monogr")
-    imprint = _kid(monogr, "imprint")
+    analytic = kid(bibl, "analytic")
+    monogr = kid(bibl, "monogr")
+    imprint = kid(monogr, "imprint")
     title = _title(analytic)
     venue = _title(monogr)
     if title is None:
         # No analytic part: the monograph itself is the cited work.
         title, venue = venue, None
     authors = _authors(analytic) or _authors(monogr)
-    scopes = {s.get("unit"): s for s in _kids(imprint, "biblScope")} if imprint is not None else {}
+    scopes = {s.get("unit"): s for s in kids(imprint, "biblScope")} if imprint is not None else {}
     page = scopes.get("page")
     first = last = None
     if page is not None:
-        first = page.get("from") or _flat(page)
+        first = page.get("from") or flat_text(page)
         last = page.get("to")
     ids, bad = _identifiers(bibl)
     extra: list[tuple[str, str]] = []
-    publisher = _flat(_kid(imprint, "publisher"))
+    publisher = flat_text(kid(imprint, "publisher"))
     if publisher:
         extra.append(("publisher", publisher))
-    for note in _kids(bibl, "note"):
-        text = _flat(note)
+    for note in kids(bibl, "note"):
+        text = flat_text(note)
         if text and note.get("type") != "raw_reference":
             extra.append(("note", text))
-    raw = next((_flat(n) for n in _kids(bibl, "note") if n.get("type") == "raw_reference"), None)
+    raw = next((flat_text(n) for n in kids(bibl, "note") if n.get("type") == "raw_reference"), None)
     return Reference(
         position=position,
         raw=raw,
@@ -123,8 +131,8 @@ def _reference(bibl: etree._Element, position: int) -> Reference:
         authors=authors,
         year=_year(imprint),
         venue=venue,
-        volume=_flat(scopes.get("volume")),
-        issue=_flat(scopes.get("issue")),
+        volume=flat_text(scopes.get("volume")),
+        issue=flat_text(scopes.get("issue")),
         first_page=first,
         last_page=last,
         identifiers=ids,
@@ -161,20 +169,20 @@ def parse_tei_references(body: bytes) -> list[Reference]:
     bibls = [
         b
         for b in root.iter()
-        if _local(b) in ("biblStruct", "bibl")
+        if local_name(b) in ("biblStruct", "bibl")
         and (parent := b.getparent()) is not None
-        and _local(parent) == "listBibl"
+        and local_name(parent) == "listBibl"
         and not _in_header(parent)
     ]
     return [
-        _reference(b, i) if _local(b) == "biblStruct" else _plain(b, i)
+        _reference(b, i) if local_name(b) == "biblStruct" else _plain(b, i)
         for i, b in enumerate(bibls, start=1)
     ]
 
 
 def _plain(bibl: etree._Element, position: int) -> Reference:
     """A ``<bibl>``: its text read as a reference string (TEI leaves it unstructured)."""
-    text = _flat(bibl)
+    text = flat_text(bibl)
     key = bibl.get(_XML_ID)
     if text is None:
         return Reference(
@@ -186,7 +194,7 @@ def _plain(bibl: etree._Element, position: int) -> Reference:
 def _in_header(el: etree._Element) -> bool:
     parent = el.getparent()
     while parent is not None:
-        if _local(parent) == "teiHeader":
+        if local_name(parent) == "teiHeader":
             return True
         parent = parent.getparent()
     return False
@@ -208,21 +216,21 @@ def parse_tei_paper(body: bytes) -> Paper | None:
         UnsafeXMLError: the document declares entities.
     """
     root = safe_xml(body, source="tei")
-    header = _kid(root, "teiHeader")
+    header = kid(root, "teiHeader")
     if header is None:
         return None
-    file_desc = _kid(header, "fileDesc")
-    title = _title(_kid(file_desc, "titleStmt"))
-    source_bibl = _kid(_kid(file_desc, "sourceDesc"), "biblStruct")
-    authors = _authors(_kid(source_bibl, "analytic")) if source_bibl is not None else []
+    file_desc = kid(header, "fileDesc")
+    title = _title(kid(file_desc, "titleStmt"))
+    source_bibl = kid(kid(file_desc, "sourceDesc"), "biblStruct")
+    authors = _authors(kid(source_bibl, "analytic")) if source_bibl is not None else []
     ids: list[Identifier] = []
     year = None
     if source_bibl is not None:
         ids, _ = _identifiers(source_bibl)
-        year = _year(_kid(_kid(source_bibl, "monogr"), "imprint"))
+        year = _year(kid(kid(source_bibl, "monogr"), "imprint"))
     if year is None:
-        year = _year(_kid(file_desc, "publicationStmt"))
-    abstract = _flat(_kid(_kid(header, "profileDesc"), "abstract"))
+        year = _year(kid(file_desc, "publicationStmt"))
+    abstract = flat_text(kid(kid(header, "profileDesc"), "abstract"))
     return Paper(
         identifiers=ids,
         title=title,

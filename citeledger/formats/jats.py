@@ -7,7 +7,7 @@ the document's reference lists into :class:`~citeledger.model.Reference` values 
 order, ``position`` 1, 2, 3..., ``key`` the ``<ref id>``; a mixed citation also gives ``raw``,
 the printed string. :func:`parse_jats_paper` reads the article's own metadata.
 
-All XML goes through :func:`~citeledger.sources._xml.safe_xml`: entity declarations are refused
+All XML goes through :func:`~citeledger.formats._xml.safe_xml`: entity declarations are refused
 and the DTD that PMC files name (``JATS-archivearticle1.dtd``) is never loaded.
 
 .. versionadded:: 0.1.0
@@ -18,15 +18,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from citeledger.errors import InvalidIdentifier
-from citeledger.identifiers import Identifier, MalformedFragment, Scheme, parse_identifier
+from citeledger.formats import UNREADABLE
+from citeledger.formats._xml import (
+    asserted_id,
+    descendants,
+    flat_text,
+    kid,
+    kids,
+    local_name,
+    safe_xml,
+    split_ids,
+)
+from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference, WorkType
-from citeledger.sources import UNREADABLE
-from citeledger.sources._xml import safe_xml
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
-
     from lxml import etree
 
 __all__ = ["parse_jats_paper", "parse_jats_references"]
@@ -43,119 +49,34 @@ _PUB_ID_SCHEMES: Final = {
 _ORCID_RE: Final = re.compile(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])")
 
 
-# --------------------------------------------------------------------------- XML helpers
-# (shared with citeledger.sources.tei)
-
-
-def _local(el: etree._Element) -> str:
-    """The element's name without namespace ("" for comments and processing instructions)."""
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rpartition("}")[2]
-
-
-def _kids(el: etree._Element, *names: str) -> Iterator[etree._Element]:
-    """Child elements with one of ``names`` (any namespace), in order."""
-    for child in el:
-        if _local(child) in names:
-            yield child
-
-
-def _kid(el: etree._Element | None, *names: str) -> etree._Element | None:
-    if el is None:
-        return None
-    return next(_kids(el, *names), None)
-
-
-def _descendants(el: etree._Element, *names: str) -> Iterator[etree._Element]:
-    for child in el.iter():
-        if child is not el and _local(child) in names:
-            yield child
-
-
-def _flat(el: etree._Element | None) -> str | None:
-    """The element's text with whitespace collapsed and a space between adjacent elements.
-
-    ``<surname>Albert</surname><given-names>DM</given-names>`` reads "Albert DM", while
-    ``<fpage>339</fpage>–<lpage>349</lpage>`` stays "339–349".
-    """
-    if el is None:
-        return None
-    pieces: list[str] = []
-
-    def add(text: str | None, *, boundary: bool) -> None:
-        if not text:
-            return
-        if boundary and pieces and pieces[-1][-1:].isalnum() and text[:1].isalnum():
-            pieces.append(" ")
-        pieces.append(text)
-
-    def walk(node: etree._Element) -> None:
-        add(node.text, boundary=True)
-        for child in node:
-            if isinstance(child.tag, str):
-                walk(child)
-            add(child.tail, boundary=False)
-
-    walk(el)
-    text = " ".join("".join(pieces).split())
-    return text or None
-
-
-def _ident(value: str | None, scheme: Scheme | str) -> Identifier | MalformedFragment | None:
-    """Parse an identifier a document asserts; a bad one becomes a malformed fragment."""
-    text = (value or "").strip()
-    if not text:
-        return None
-    sch = Scheme(scheme)
-    try:
-        return parse_identifier(text, sch)
-    except InvalidIdentifier as exc:
-        return MalformedFragment(text=text, scheme=sch, reason=exc.reason, start=0, end=len(text))
-
-
-def _split(
-    found: Iterable[Identifier | MalformedFragment | None],
-) -> tuple[list[Identifier], list[MalformedFragment]]:
-    ids: list[Identifier] = []
-    bad: list[MalformedFragment] = []
-    for item in found:
-        if isinstance(item, MalformedFragment):
-            bad.append(item)
-        elif item is not None and item not in ids:
-            ids.append(item)
-    return ids, bad
-
-
 # --------------------------------------------------------------------------- references
 
 
 def _name(el: etree._Element) -> Author | None:
-    local = _local(el)
+    local = local_name(el)
     if local == "collab":
-        raw = _flat(el)
+        raw = flat_text(el)
         return Author(raw=raw) if raw else None
-    family = _flat(_kid(el, "surname"))
-    given = _flat(_kid(el, "given-names"))
+    family = flat_text(kid(el, "surname"))
+    given = flat_text(kid(el, "given-names"))
     if family or given:
         return Author(family=family, given=given)
     # <string-name>Smith J</string-name> without inner tags
-    raw = _flat(el)
+    raw = flat_text(el)
     return Author.from_string(raw) if raw else None
 
 
 def _authors(cit: etree._Element) -> tuple[list[Author], bool]:
     """Authors of a citation (person-group of type author, or bare names) and "et al."."""
     groups = [
-        g for g in _kids(cit, "person-group") if g.get("person-group-type") in (None, "author")
+        g for g in kids(cit, "person-group") if g.get("person-group-type") in (None, "author")
     ]
     holders = groups or [cit]
     authors: list[Author] = []
     etal = False
     for holder in holders:
         for el in holder:
-            local = _local(el)
+            local = local_name(el)
             if local in ("name", "string-name", "collab"):
                 author = _name(el)
                 if author is not None:
@@ -169,21 +90,21 @@ def _reference(
     group: list[etree._Element], *, position: int, key: str | None, label: str | None
 ) -> Reference:
     structured = next(
-        (c for c in group if _local(c) in ("element-citation", "nlm-citation")), group[0]
+        (c for c in group if local_name(c) in ("element-citation", "nlm-citation")), group[0]
     )
-    mixed = next((c for c in group if _local(c) in ("mixed-citation", "citation")), None)
+    mixed = next((c for c in group if local_name(c) in ("mixed-citation", "citation")), None)
     authors, etal = _authors(structured)
-    article_title = _flat(_kid(structured, "article-title"))
-    chapter_title = _flat(_kid(structured, "chapter-title"))
-    source = _flat(_kid(structured, "source"))
+    article_title = flat_text(kid(structured, "article-title"))
+    chapter_title = flat_text(kid(structured, "chapter-title"))
+    source = flat_text(kid(structured, "source"))
     if article_title or chapter_title:
         title, venue = article_title or chapter_title, source
     else:
         # A book or report: <source> is the cited work's own title.
         title, venue = source, None
-    ids, bad = _split(
-        _ident(_flat(el), _PUB_ID_SCHEMES[t])
-        for el in _descendants(structured, "pub-id")
+    ids, bad = split_ids(
+        asserted_id(flat_text(el), _PUB_ID_SCHEMES[t])
+        for el in descendants(structured, "pub-id")
         if (t := (el.get("pub-id-type") or "").lower()) in _PUB_ID_SCHEMES
     )
     extra: list[tuple[str, str]] = []
@@ -195,22 +116,22 @@ def _reference(
     if etal:
         extra.append(("etal", "true"))
     for tag in ("publisher-name", "publisher-loc", "edition", "comment", "conf-name"):
-        value = _flat(_kid(structured, tag))
+        value = flat_text(kid(structured, tag))
         if value:
             extra.append((tag, value))
-    first = _flat(_kid(structured, "fpage")) or _flat(_kid(structured, "elocation-id"))
+    first = flat_text(kid(structured, "fpage")) or flat_text(kid(structured, "elocation-id"))
     return Reference(
         position=position,
-        raw=_flat(mixed) if mixed is not None else None,
+        raw=flat_text(mixed) if mixed is not None else None,
         key=key,
         title=title,
         authors=authors,
-        year=_flat(_kid(structured, "year")),
+        year=flat_text(kid(structured, "year")),
         venue=venue,
-        volume=_flat(_kid(structured, "volume")),
-        issue=_flat(_kid(structured, "issue")),
+        volume=flat_text(kid(structured, "volume")),
+        issue=flat_text(kid(structured, "issue")),
         first_page=first,
-        last_page=_flat(_kid(structured, "lpage")),
+        last_page=flat_text(kid(structured, "lpage")),
         identifiers=ids,
         malformed=bad,
         extra=extra,
@@ -246,9 +167,9 @@ def parse_jats_references(body: bytes) -> list[Reference]:
     """
     root = safe_xml(body, source="jats")
     out: list[Reference] = []
-    for ref in (el for el in root.iter() if _local(el) == "ref" and _inside_ref_list(el)):
+    for ref in (el for el in root.iter() if local_name(el) == "ref" and _inside_ref_list(el)):
         key = ref.get("id")
-        label = _flat(_kid(ref, "label"))
+        label = flat_text(kid(ref, "label"))
         groups = _citation_groups(ref, nested=False) or _citation_groups(ref, nested=True)
         for group in groups:
             out.append(_reference(group, position=len(out) + 1, key=key, label=label))
@@ -261,9 +182,9 @@ def _citation_groups(el: etree._Element, *, nested: bool) -> list[list[etree._El
     """The citations of ``el``'s children (and, if ``nested``, of their descendants)."""
     groups: list[list[etree._Element]] = []
     for child in el:
-        local = _local(child)
+        local = local_name(child)
         if local == "citation-alternatives":
-            alts = [c for c in child if _local(c) in _CITATIONS]
+            alts = [c for c in child if local_name(c) in _CITATIONS]
             if alts:
                 groups.append(alts)
         elif local in _CITATIONS:
@@ -278,7 +199,7 @@ def _unreadable_ref(
 ) -> Reference:
     """A ``<ref>`` holding no citation, kept at its position with its text and the reason."""
     parts = [ref.text or ""]
-    parts += [f"{_flat(c) or ''} {c.tail or ''}" for c in ref if _local(c) != "label"]
+    parts += [f"{flat_text(c) or ''} {c.tail or ''}" for c in ref if local_name(c) != "label"]
     text = " ".join(" ".join(parts).split()) or None
     shown = f" id={key!r}" if key else ""
     extra: list[tuple[str, str]] = [("label", label)] if label else []
@@ -289,7 +210,7 @@ def _unreadable_ref(
 def _inside_ref_list(el: etree._Element) -> bool:
     parent = el.getparent()
     while parent is not None:
-        if _local(parent) == "ref-list":
+        if local_name(parent) == "ref-list":
             return True
         parent = parent.getparent()
     return False
@@ -299,9 +220,9 @@ def _inside_ref_list(el: etree._Element) -> bool:
 
 
 def _orcid(contrib: etree._Element) -> str | None:
-    for cid in _kids(contrib, "contrib-id"):
+    for cid in kids(contrib, "contrib-id"):
         if (cid.get("contrib-id-type") or "").lower() == "orcid":
-            m = _ORCID_RE.search(_flat(cid) or "")
+            m = _ORCID_RE.search(flat_text(cid) or "")
             if m:
                 return m.group(1)
     return None
@@ -323,21 +244,21 @@ def parse_jats_paper(body: bytes) -> Paper | None:
         UnsafeXMLError: the document declares entities.
     """
     root = safe_xml(body, source="jats")
-    front = _kid(root, "front")
-    meta = _kid(front, "article-meta")
+    front = kid(root, "front")
+    meta = kid(front, "article-meta")
     if meta is None:
         return None
-    ids, _ = _split(
-        _ident(_flat(el), _PUB_ID_SCHEMES[t])
-        for el in _kids(meta, "article-id")
+    ids, _ = split_ids(
+        asserted_id(flat_text(el), _PUB_ID_SCHEMES[t])
+        for el in kids(meta, "article-id")
         if (t := (el.get("pub-id-type") or "").lower()) in _PUB_ID_SCHEMES
     )
     authors: list[Author] = []
-    for group in _kids(meta, "contrib-group"):
-        for contrib in _kids(group, "contrib"):
+    for group in kids(meta, "contrib-group"):
+        for contrib in kids(group, "contrib"):
             if contrib.get("contrib-type") not in (None, "author"):
                 continue
-            name = _kid(contrib, "name", "string-name", "collab")
+            name = kid(contrib, "name", "string-name", "collab")
             author = _name(name) if name is not None else None
             if author is not None:
                 orcid = _orcid(contrib)
@@ -345,34 +266,34 @@ def parse_jats_paper(body: bytes) -> Paper | None:
                     Author(family=author.family, given=author.given, raw=author.raw, orcid=orcid)
                 )
     year: str | None = None
-    for date in _kids(meta, "pub-date"):
-        year = _flat(_kid(date, "year"))
+    for date in kids(meta, "pub-date"):
+        year = flat_text(kid(date, "year"))
         if year:
             break
-    journal_meta = _kid(front, "journal-meta")
-    venue = _flat(_kid(_kid(journal_meta, "journal-title-group"), "journal-title")) or _flat(
-        _kid(journal_meta, "journal-title")
+    journal_meta = kid(front, "journal-meta")
+    venue = flat_text(kid(kid(journal_meta, "journal-title-group"), "journal-title")) or flat_text(
+        kid(journal_meta, "journal-title")
     )
-    fpage = _flat(_kid(meta, "fpage")) or _flat(_kid(meta, "elocation-id"))
-    lpage = _flat(_kid(meta, "lpage"))
-    categories = _kid(meta, "article-categories")
+    fpage = flat_text(kid(meta, "fpage")) or flat_text(kid(meta, "elocation-id"))
+    lpage = flat_text(kid(meta, "lpage"))
+    categories = kid(meta, "article-categories")
     subjects = [
         s
-        for group in _kids(categories if categories is not None else meta, "subj-group")
-        for el in _kids(group, "subject")
-        if (s := _flat(el))
+        for group in kids(categories if categories is not None else meta, "subj-group")
+        for el in kids(group, "subject")
+        if (s := flat_text(el))
     ]
     return Paper(
         identifiers=ids,
-        title=_flat(_kid(_kid(meta, "title-group"), "article-title")),
+        title=flat_text(kid(kid(meta, "title-group"), "article-title")),
         authors=authors,
         year=year,
         venue=venue,
-        volume=_flat(_kid(meta, "volume")),
-        issue=_flat(_kid(meta, "issue")),
+        volume=flat_text(kid(meta, "volume")),
+        issue=flat_text(kid(meta, "issue")),
         pages=f"{fpage}-{lpage}" if fpage and lpage else fpage,
         work_type=WorkType.ARTICLE,
         areas=subjects,
-        abstract=_flat(_kid(meta, "abstract")),
+        abstract=flat_text(kid(meta, "abstract")),
         source="jats",
     )

@@ -1,0 +1,22 @@
+"""File formats that are not sources: JATS and GROBID TEI documents, bulk dump readers.
+
+Each reader is pure (bytes or a file in, model values out). All XML goes through the one guarded
+entry point, :func:`citeledger.formats._xml.safe_xml`; the JATS and TEI readers share its
+reading helpers.
+
+- :mod:`citeledger.formats.jats`: JATS XML (PubMed Central, publishers).
+- :mod:`citeledger.formats.tei`: GROBID TEI.
+- :mod:`citeledger.formats.dumps`: OpenAlex, Crossref and OpenCitations bulk dumps.
+
+.. versionadded:: 0.2.0
+   Moved here from :mod:`citeledger.sources`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["UNREADABLE"]
+
+#: The :attr:`~citeledger.model.Reference.extra` key marking a reference entry that is kept at
+#: its position although it could not be read; the value is the reason. The ledger counts such
+#: entries as unreadable in the reference facet's coverage.
+UNREADABLE = "unreadable"
