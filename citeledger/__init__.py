@@ -119,7 +119,6 @@ from citeledger.page import (
     YearCount,
 )
 from citeledger.resolve import CandidateProvider, Catalog, Resolver, ResolverConfig, verify
-from citeledger.sample import SampleSource
 from citeledger.serialize import dumps, loads, make_converter, structure
 from citeledger.sources import (
     Capability,
@@ -141,6 +140,7 @@ from citeledger.sources.crossref import CrossrefSource
 from citeledger.sources.openalex import OpenAlexSource
 from citeledger.sources.opencitations import CitationLink, OpenCitationsSource
 from citeledger.sources.retractionwatch import RetractionWatchSource
+from citeledger.sources.sample import SampleSource
 from citeledger.sources.semanticscholar import SemanticScholarSource
 
 __all__ = [

@@ -15,7 +15,7 @@ import argparse
 import sys
 
 import citeledger as cl
-from citeledger.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
+from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 LIVE_SOURCES = ("arxiv", "crossref", "openalex", "semanticscholar")
 

@@ -23,7 +23,7 @@ from citeledger.frames import (
     resolution_rows,
     result_row,
 )
-from citeledger.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
+from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

@@ -12,7 +12,7 @@ import pytest
 import citeledger as cl
 from citeledger._render import svg_bar_chart
 from citeledger.page import YearCount
-from citeledger.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
+from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

@@ -8,7 +8,7 @@ import pytest
 
 import citeledger as cl
 from citeledger.ledger import _group_citing
-from citeledger.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
+from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from tests.conftest import SHARED
 
 SEEDS = SHARED / "seeds"

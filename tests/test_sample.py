@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 
 import citeledger as cl
-from citeledger.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
+from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 
 def test_is_a_source_and_loads_through_the_entry_point() -> None:
@@ -18,7 +18,7 @@ def test_is_a_source_and_loads_through_the_entry_point() -> None:
 
 
 def test_data_ships_inside_the_package() -> None:
-    assert resources.files("citeledger.sample").joinpath("data.json").is_file()
+    assert resources.files("citeledger.sources").joinpath("sample_data.json").is_file()
 
 
 def test_lookup_by_any_version_and_unknown_works() -> None:

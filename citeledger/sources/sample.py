@@ -1,8 +1,8 @@
 """A small offline source over embedded sample data: the two seed pages plus a worked example.
 
 :class:`SampleSource` implements the :class:`~citeledger.sources.Source` protocol (and the
-optional paper-page methods of :class:`~citeledger.page.PageSource`) over ``data.json``, which
-ships inside the package. It holds:
+paper-page protocols such as :class:`~citeledger.sources.CitedByYearSource`) over
+``sample_data.json``, which ships inside the package. It holds:
 
 - ZeRO-Infinity, ``arXiv:2104.07857`` v1: its eight inbound citation observations exactly as the
   seed citation record lists them (the source's own observation ids, reference numbers, states,
@@ -75,7 +75,11 @@ _PAGE_SIZE = 25  # small pages, so the sample exercises paging like a real sourc
 
 
 def _load_data() -> dict[str, Any]:
-    text = resources.files("citeledger.sample").joinpath("data.json").read_text(encoding="utf-8")
+    text = (
+        resources.files("citeledger.sources")
+        .joinpath("sample_data.json")
+        .read_text(encoding="utf-8")
+    )
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -100,7 +104,7 @@ class SampleSource:
     """A source over the embedded sample data; no network, deterministic.
 
     Args:
-        data: Replace the embedded data (same layout as ``citeledger/sample/data.json``).
+        data: Replace the embedded data (same layout as ``citeledger/sources/sample_data.json``).
 
     .. versionadded:: 0.1.0
     """
