@@ -13,6 +13,7 @@ import citeledger as cl
 from citeledger._render import svg_bar_chart
 from citeledger.page import YearCount
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
+from citeledger.testing import FakeSource
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -80,7 +81,7 @@ def test_html_has_svg_chart_and_escapes(records: dict[str, cl.CitationRecord]) -
     nasty = cl.Paper(identifiers=["doi:10.1234/x"], title='<script>alert("x")</script> & co')
     rec = cl.build_record(
         "doi:10.1234/x",
-        [_OnePaper(nasty)],  # only the paper capability
+        [FakeSource(name="one", papers=[nasty], capabilities=[cl.Capability.PAPER])],
         now=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
     )
     out = rec.render("html")
@@ -164,14 +165,3 @@ def test_to_pandas(records: dict[str, cl.CitationRecord]) -> None:
     assert isinstance(df, pd.DataFrame)
     assert len(df) == 50
     assert df["cited_by"].iloc[0] == 3019
-
-
-class _OnePaper:
-    name = "one"
-    capabilities = frozenset({cl.Capability.PAPER})
-
-    def __init__(self, paper: cl.Paper) -> None:
-        self._paper = paper
-
-    def paper(self, identifier: object) -> cl.Paper:
-        return self._paper

@@ -12,23 +12,25 @@ from typing import Any
 import pytest
 
 import citeledger as cl
-from citeledger.errors import SourceNotFound, UnsupportedCapability
-from citeledger.model import Measurement, NoticeCheck, Observation, Paper, Reference
+from citeledger.errors import SourceNotFound
+from citeledger.model import Paper
 from citeledger.sources import (
     ENTRY_POINT_GROUP,
     Capability,
+    PaperSource,
+    ReferenceSource,
     SearchSource,
     Source,
     SourceRegistry,
-    unsupported,
 )
 from citeledger.sources.arxiv import ArxivSource
 from citeledger.sources.crossref import CrossrefSource
 from citeledger.sources.openalex import OpenAlexSource
+from citeledger.testing import FakeSource
 
 
-class FakeSource:
-    """A tiny in-memory source: one paper, nothing else."""
+class _WithOptions:
+    """A source class the registry builds with options (a factory, not an instance)."""
 
     name = "fake"
     capabilities = frozenset({Capability.PAPER})
@@ -39,43 +41,28 @@ class FakeSource:
     def paper(self, identifier: Any) -> Paper | None:
         return Paper(identifiers=[str(identifier)], title="Fake", source=self.name)
 
-    def references(self, identifier: Any) -> list[Reference]:
-        raise unsupported(self.name, Capability.REFERENCES)
-
-    def citations(self, identifier: Any) -> Iterator[Observation]:
-        raise unsupported(self.name, Capability.CITATIONS)
-
-    def events(self, identifier: Any) -> NoticeCheck:
-        raise unsupported(self.name, Capability.EVENTS)
-
-    def citation_counts(self, identifier: Any) -> list[Measurement]:
-        raise unsupported(self.name, Capability.CITATION_COUNTS)
-
-    def search(self, query: Any, *, limit: int = 10) -> list[Paper]:
-        raise unsupported(self.name, Capability.SEARCH)
-
 
 def test_registry_of_an_explicit_fake_instance() -> None:
-    fake = FakeSource()
+    fake = FakeSource(papers=[Paper(identifiers=["doi:10.1234/x"], title="Fake")])
     reg = SourceRegistry([fake], load_entry_points=False)
     assert reg.names() == ["fake"]
     assert "fake" in reg
     src = reg.load("fake")
     assert src is fake
     assert isinstance(src, Source)
+    assert isinstance(src, PaperSource)
     paper = src.paper("10.1234/x")
     assert paper is not None
     assert paper.title == "Fake"
-    with pytest.raises(UnsupportedCapability):
-        src.references("10.1234/x")
+    assert not isinstance(src, ReferenceSource)
     with pytest.raises(SourceNotFound, match="known: fake"):
         reg.load("crossref")
 
 
 def test_registry_of_a_class_builds_with_options() -> None:
-    reg = SourceRegistry([FakeSource], load_entry_points=False)
+    reg = SourceRegistry([_WithOptions], load_entry_points=False)
     src = reg.load("fake", base_url="http://127.0.0.1:1")
-    assert isinstance(src, FakeSource)
+    assert isinstance(src, _WithOptions)
     assert src.options == {"base_url": "http://127.0.0.1:1"}
     with pytest.raises(ValueError, match="no name"):
         reg.register(object())
@@ -109,7 +96,7 @@ def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     (pkg / "__init__.py").write_text(
         textwrap.dedent(
             """
-            from citeledger.sources import Capability, unsupported
+            from citeledger.sources import Capability
 
 
             class DemoSource:
@@ -119,21 +106,6 @@ def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
                 def __init__(self, *, base_url=None, mailto=None, **_):
                     self.base_url = base_url
                     self.mailto = mailto
-
-                def paper(self, identifier):
-                    raise unsupported(self.name, Capability.PAPER)
-
-                def references(self, identifier):
-                    raise unsupported(self.name, Capability.REFERENCES)
-
-                def citations(self, identifier):
-                    raise unsupported(self.name, Capability.CITATIONS)
-
-                def events(self, identifier):
-                    raise unsupported(self.name, Capability.EVENTS)
-
-                def citation_counts(self, identifier):
-                    raise unsupported(self.name, Capability.CITATION_COUNTS)
 
                 def search(self, query, *, limit=10):
                     return []

@@ -33,7 +33,6 @@ from citeledger.sources import (
     describe_unreadable,
     openalex,
     opencitations,
-    unsupported,
 )
 from citeledger.sources import semanticscholar as s2
 from citeledger.sources._transport import Request, Response
@@ -417,7 +416,11 @@ def test_opencitations_references_keep_an_unreadable_row_at_its_position() -> No
 
 
 class ListingSource:
-    """A fake source whose citations are a real Paged with unreadable items."""
+    """A fake source whose citations are a real Paged with unreadable items.
+
+    Kept bespoke (not ``citeledger.testing.FakeSource``): it scripts the listing page by page,
+    unreadable items included, which FakeSource's one complete page cannot.
+    """
 
     name = "fake"
     capabilities = frozenset({Capability.PAPER, Capability.REFERENCES, Capability.CITATIONS})
@@ -436,15 +439,6 @@ class ListingSource:
     def citations(self, identifier: Any) -> Paged[cl.Observation]:
         del identifier
         return Paged(iter(self._pages))
-
-    def events(self, identifier: Any) -> cl.NoticeCheck:
-        raise unsupported(self.name, Capability.EVENTS)
-
-    def citation_counts(self, identifier: Any) -> list[cl.Measurement]:
-        raise unsupported(self.name, Capability.CITATION_COUNTS)
-
-    def search(self, query: Any, *, limit: int = 10) -> list[cl.Paper]:
-        raise unsupported(self.name, Capability.SEARCH)
 
 
 def _observations(page: s2.S2Page[s2.S2Link]) -> list[cl.Observation]:

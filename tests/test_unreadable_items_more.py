@@ -29,11 +29,10 @@ from citeledger.sources import (
     UnreadableItem,
     crossref,
     openalex,
-    unsupported,
 )
 from citeledger.sources import retractionwatch as rw
 from citeledger.sources import semanticscholar as s2
-from citeledger.sources._transport import Request, Response
+from citeledger.testing import FakeSource, ReplayTransport
 from tests.conftest import SOURCES, requires_shared
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
@@ -42,19 +41,6 @@ OPEN_RETRACTIONS = SOURCES / "retraction" / "open-retractions-api-10.1016_j.abb.
 RW_CSV = SOURCES / "retraction" / "retraction-watch-csv-header-and-one-row.csv"
 JATS_MIXED = SOURCES / "jats" / "PMC6398430-mixed-citation-ref-list.xml"
 GROBID = SOURCES / "grobid" / "N18-3011-literature-graph-semantic-scholar.tei.xml"
-
-
-class Answer:
-    """A transport answering every request with one body; records the URLs asked."""
-
-    def __init__(self, body: Any) -> None:
-        self.body = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.asked: list[str] = []
-
-    def send(self, request: Request, *, source: str) -> Response:
-        del source
-        self.asked.append(request.url)
-        return Response(status=200, body=self.body, url=request.url)
 
 
 # --------------------------------------------------------------------------- S2 search
@@ -106,7 +92,9 @@ def test_s2_strict_parse_search_unchanged_on_a_readable_answer() -> None:
 def test_s2_source_search_returns_readable_papers_and_the_unreadable_ones() -> None:
     data = _three_results()
     data["data"][1] = {"title": "B", "authors": [5]}
-    src = s2.SemanticScholarSource(transport=Answer(data), base_url="http://x", now=lambda: NOW)
+    src = s2.SemanticScholarSource(
+        transport=ReplayTransport(fallback=data), base_url="http://x", now=lambda: NOW
+    )
     found = src.search("paper", limit=10)
     assert isinstance(found, SearchResults)
     assert [p.title for p in found] == ["Paper A", "Paper C"]
@@ -121,7 +109,9 @@ def test_s2_source_search_returns_readable_papers_and_the_unreadable_ones() -> N
 
 def test_s2_search_limit_keeps_the_unreadable_record() -> None:
     body = {"data": [{"title": "A"}, 5, {"title": "C"}, {"title": "D"}]}
-    src = s2.SemanticScholarSource(transport=Answer(body), base_url="http://x", now=lambda: NOW)
+    src = s2.SemanticScholarSource(
+        transport=ReplayTransport(fallback=body), base_url="http://x", now=lambda: NOW
+    )
     found = src.search("q", limit=2)
     assert [p.title for p in found] == ["A", "C"]
     assert isinstance(found, SearchResults)
@@ -134,47 +124,35 @@ def test_crossref_and_openalex_search_carry_unreadable_candidates() -> None:
         "message-type": "work-list",
         "message": {"items": [{"DOI": "10.1234/a"}, {"DOI": 5}, {"DOI": "10.1234/c"}]},
     }
-    found = crossref.CrossrefSource(transport=Answer(cr_body)).search("a title", limit=5)
+    found = crossref.CrossrefSource(transport=ReplayTransport(fallback=cr_body)).search(
+        "a title", limit=5
+    )
     assert [str(p.identifiers[0]) for p in found] == ["doi:10.1234/a", "doi:10.1234/c"]
     assert isinstance(found, SearchResults)
     assert [u.index for u in found.skipped] == [1]
     oa_body = {"results": [{"id": "https://openalex.org/W1"}, {"id": 7}]}
-    found = openalex.OpenAlexSource(transport=Answer(oa_body)).search("a title")
+    found = openalex.OpenAlexSource(transport=ReplayTransport(fallback=oa_body)).search("a title")
     assert [str(p.identifiers[0]) for p in found] == ["openalex:W1"]
     assert isinstance(found, SearchResults)
     assert [u.index for u in found.skipped] == [1]
 
 
-class SearchOnly:
-    """A source answering references and searches; its search holds one unreadable result."""
+def search_only(results: list[cl.Paper], skipped: list[UnreadableItem]) -> FakeSource:
+    """A source answering the paper, its references and searches (holding ``skipped``)."""
+    return FakeSource(
+        papers=[cl.Paper(identifiers=["doi:10.1234/w"], title="The citing paper", year=2020)],
+        references={
+            "doi:10.1234/w": [
+                cl.Reference(position=1, title="Augmenting large language models with tools")
+            ]
+        },
+        search=SearchResults(results, skipped=skipped),
+        capabilities=[Capability.PAPER, Capability.REFERENCES, Capability.SEARCH],
+    )
 
-    name = "fake"
-    capabilities = frozenset({Capability.PAPER, Capability.REFERENCES, Capability.SEARCH})
 
-    def __init__(self, results: list[cl.Paper], skipped: list[UnreadableItem]) -> None:
-        self.results = results
-        self.skipped = skipped
-        self.searched: list[Any] = []
-
-    def paper(self, identifier: Any) -> cl.Paper:
-        return cl.Paper(identifiers=[identifier], title="The citing paper", year=2020)
-
-    def references(self, identifier: Any) -> list[cl.Reference]:
-        del identifier
-        return [cl.Reference(position=1, title="Augmenting large language models with tools")]
-
-    def citations(self, identifier: Any) -> Any:
-        raise unsupported(self.name, Capability.CITATIONS)
-
-    def events(self, identifier: Any) -> cl.NoticeCheck:
-        raise unsupported(self.name, Capability.EVENTS)
-
-    def citation_counts(self, identifier: Any) -> list[cl.Measurement]:
-        raise unsupported(self.name, Capability.CITATION_COUNTS)
-
-    def search(self, query: Any, *, limit: int = 10) -> list[cl.Paper]:
-        self.searched.append(query)
-        return SearchResults(self.results[:limit], skipped=self.skipped)
+def searched(src: FakeSource) -> bool:
+    return any(method == "search" for method, _ in src.calls)
 
 
 def test_ledger_reports_unreadable_search_candidates_and_still_uses_the_others() -> None:
@@ -184,9 +162,9 @@ def test_ledger_reports_unreadable_search_candidates_and_still_uses_the_others()
         year=2024,
     )
     bad = UnreadableItem(source="fake", what="search result", index=0, reason="no title")
-    src = SearchOnly([good], [bad])
+    src = search_only([good], [bad])
     record = cl.build_record("doi:10.1234/w", [src], now=NOW, network=True)
-    assert src.searched  # the search path was taken
+    assert searched(src)  # the search path was taken
     (report,) = [r for r in record.reports if r.capability == "search"]
     assert report.outcome is Outcome.PARTIAL
     assert (report.fetched, report.total) == (1, 2)
@@ -201,9 +179,9 @@ def test_ledger_reports_unreadable_search_candidates_and_still_uses_the_others()
 
 
 def test_ledger_plain_list_search_makes_no_partial_report() -> None:
-    src = SearchOnly([], [])
+    src = search_only([], [])
     record = cl.build_record("doi:10.1234/w", [src], now=NOW, network=True)
-    assert src.searched
+    assert searched(src)
     assert [r for r in record.reports if r.capability == "search"] == []
 
 
