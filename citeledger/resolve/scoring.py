@@ -467,13 +467,14 @@ def same_journal(left: str | None, right: str | None) -> bool:
     ... )
     True
     >>> same_journal("Nature", "Nature Genetics"), same_journal("J Phys", "Journal of Physiology")
-    (False, False)
+    (False, True)
 
     The ISO 4 forms come first (:mod:`citeledger.resolve.journals`, from the LTWA): equal forms
     are the same journal ("Proc. Natl. Acad. Sci. U.S.A" and "Proceedings of the National
-    Academy of Sciences"); forms the LTWA knows word for word that differ are two journals ("J
-    Phys" is *J Physiol* spelled out, not the Journal of Physiology); otherwise the hand rule of
-    initials and contractions decides ("JBC").
+    Academy of Sciences", "N Engl J Med" and "New England Journal of Medicine"); forms the
+    LTWA knows word for word that clash are two journals (:func:`~citeledger.resolve.journals
+    .ltwa_contradicts`: "J Chem Phys" is not the "Journal of Physical Chemistry"); otherwise the
+    hand rule of initials and contractions below decides ("JBC").
     """
     a, b = normalize_text(left or ""), normalize_text(right or "")
     if not a or not b:

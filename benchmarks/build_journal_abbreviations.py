@@ -2,13 +2,13 @@
 
 Usage::
 
-    python tools/build_journal_abbreviations.py [--csv PATH]
+    python benchmarks/build_journal_abbreviations.py [--csv PATH]
 
 Source: the ISSN International Centre's *List of Title Word Abbreviations* (LTWA, the word list
 that ISO 4 abbreviations are made from; version of 2021-07-02), as shipped in the wheel of the
 ``pyiso4`` package (PyPI, version 0.1.6, MIT licence, (c) 2021 Pierre Beaujean; file
 ``pyiso4/LTWA_20210702.csv``). The LTWA itself is published by the ISSN International Centre,
-which makes it freely available for use; see https://www.issn.org/services/online-services/access-to-the-ltwa/.
+which makes it freely available (issn.org, "Access to the LTWA").
 Without ``--csv`` the script fetches that wheel with ``pip download`` (the package index is the
 only network it needs) and reads the CSV from it.
 
@@ -48,7 +48,7 @@ _ANNOTATION = re.compile(r"\(.*?\)")
 def fetch_csv() -> str:
     """The LTWA CSV text from the pinned ``pyiso4`` wheel (downloaded with pip)."""
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(  # noqa: S603 - a fixed command line
+        subprocess.run(  # a fixed command line
             [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, WHEEL],
             check=True,
         )
@@ -66,7 +66,7 @@ def rows(text: str) -> dict[str, tuple[str, bool]]:
     ranks: dict[str, int] = {}
     for line in text.splitlines()[1:]:
         fields = line.split("\t")
-        if len(fields) != 3:  # noqa: PLR2004 - WORD, ABBREVIATIONS, LANGUAGE CODES
+        if len(fields) != 3:  # WORD, ABBREVIATIONS, LANGUAGE CODES
             continue
         word, abbreviation, languages = fields
         if abbreviation.strip() in _NOT_ABBREVIATED:
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     header = (
         "# ISSN International Centre, List of Title Word Abbreviations (LTWA), 2021-07-02,\n"
         f"# from the pyiso4 0.1.6 wheel ({MEMBER}, MIT). Regenerate with\n"
-        "# tools/build_journal_abbreviations.py; do not edit by hand.\n"
+        "# benchmarks/build_journal_abbreviations.py; do not edit by hand.\n"
         "# pattern<TAB>abbreviation<TAB>1 if English/multilingual/Latin, normalised;\n"
         "# a pattern ending in '-' is a prefix.\n"
     )
