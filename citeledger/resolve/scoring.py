@@ -23,6 +23,7 @@ from rapidfuzz import fuzz
 
 from citeledger.identifiers import PREPRINT_DOI_PREFIXES, Identifier, work_key
 from citeledger.model import Agreement, Author, Evidence, Paper, Reference
+from citeledger.resolve.journals import ltwa_contradicts, same_journal_key
 from citeledger.resolve.normalize import (
     STOPWORDS,
     is_generic_title,
@@ -467,9 +468,20 @@ def same_journal(left: str | None, right: str | None) -> bool:
     True
     >>> same_journal("Nature", "Nature Genetics"), same_journal("J Phys", "Journal of Physiology")
     (False, True)
+
+    The ISO 4 forms come first (:mod:`citeledger.resolve.journals`, from the LTWA): equal forms
+    are the same journal ("Proc. Natl. Acad. Sci. U.S.A" and "Proceedings of the National
+    Academy of Sciences", "N Engl J Med" and "New England Journal of Medicine"); forms the
+    LTWA knows word for word that clash are two journals (:func:`~citeledger.resolve.journals
+    .ltwa_contradicts`: "J Chem Phys" is not the "Journal of Physical Chemistry"); otherwise the
+    hand rule of initials and contractions below decides ("JBC").
     """
     a, b = normalize_text(left or ""), normalize_text(right or "")
     if not a or not b:
+        return False
+    if same_journal_key(a, b):
+        return True
+    if ltwa_contradicts(a, b):
         return False
     ta, tb = _journal_words(a), _journal_words(b)
     if ta == tb:
