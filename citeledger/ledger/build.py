@@ -629,6 +629,7 @@ def _page_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _
     counts: list[tuple[str, Measurement]] = []
     cited_by_year: list[CitedByYear] = []
     profiles: list[AreaProfile] = []
+    profiled: set[str] = set()
     for src in srcs:
         if isinstance(src, ObservationIdSource):
             ok, ids, _ = caller.call(src, None, "observation_ids", src.observation_ids, ident)
@@ -649,12 +650,13 @@ def _page_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _
             ok, profile, _ = caller.call(src, None, "area_profile", src.area_profile, ident)
             if ok and profile:
                 profiles.append(profile)
+                profiled.add(src.name)
     return _PagePhase(
         source_ids=tuple(source_ids),
         counts=tuple(counts),
         cited_by_year=tuple(cited_by_year),
         area_profiles=tuple(profiles),
-        profiled=frozenset(p.source for p in profiles),
+        profiled=frozenset(profiled),
     )
 
 
