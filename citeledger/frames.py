@@ -272,8 +272,9 @@ def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str
     notices: Mapping[str, Any] = {}
     source_ids: Mapping[str, str] = {}
     if _is_record(observations):
-        notices, source_ids = observations.notice_index(), observations.source_id_index()
-        observations = _record_observations(observations)
+        record: Any = observations
+        notices, source_ids = record.notice_index(), record.source_id_index()
+        observations = _record_observations(record)
     rows = []
     for o in observations:
         res = o.resolution

@@ -1,4 +1,4 @@
-"""How the builder asks sources: one :class:`_Caller` per build, and a source as the resolver sees it.
+"""How the builder asks sources: a :class:`_Caller` per build, a source as the resolver sees it.
 
 Every call's outcome becomes a :class:`~citeledger.ledger.SourceReport`; nothing a source does
 (failing, lacking a capability, stopping mid-paging) escapes as an exception. What a source can
@@ -41,6 +41,11 @@ def _name(src: object) -> str:
     return src.name if isinstance(src, Source) else type(src).__name__
 
 
+def _capabilities(src: object) -> frozenset[Capability] | None:
+    """What the source declares it offers; None for an object that is not a :class:`Source`."""
+    return src.capabilities if isinstance(src, Source) else None
+
+
 class _Caller:
     """Calls sources for one build: records every outcome, memoizes, reports progress.
 
@@ -54,7 +59,7 @@ class _Caller:
         self.memo = CallMemo()
         self.advance = advance
 
-    def call(  # noqa: PLR0913 - private; the call, its label and its bookkeeping
+    def call(
         self,
         src: Source,
         capability: Capability | None,
@@ -89,7 +94,7 @@ class _Caller:
         self.reports.append(report)
         return False, None, report
 
-    def _call(  # noqa: PLR0913, PLR0917 - private; mirrors call()'s parts
+    def _call(  # noqa: PLR0917 - private; mirrors call()'s parts
         self,
         src: Source,
         capability: Capability | None,
@@ -100,7 +105,7 @@ class _Caller:
         subject: str | None,
     ) -> CallOutcome:
         name = _name(src)
-        caps = src.capabilities if isinstance(src, Source) else None
+        caps = _capabilities(src)
         label = capability.value if capability is not None else method
         unsupported = SourceReport(
             source=name, capability=label, outcome=Outcome.UNSUPPORTED, subject=subject
@@ -148,8 +153,8 @@ def _with_memo_transport(src: Source) -> Source:
     if not isinstance(src, TransportBound) or not isinstance(src.transport, Transport):
         return src
     try:
-        copied = src.with_transport(MemoTransport(src.transport))
-    except Exception:  # a broken optional hook must not cost the record  # noqa: BLE001
+        copied: object = src.with_transport(MemoTransport(src.transport))
+    except Exception:  # a broken optional hook must not cost the record
         return src
     return copied if isinstance(copied, Source) else src
 
@@ -159,7 +164,7 @@ def _provenance(src: Source, ident: Identifier, capability: Capability) -> tuple
     if isinstance(src, ProvenanceSource):
         try:
             names = src.provenance(ident, capability)
-        except Exception:  # a broken optional hook must not cost the record  # noqa: BLE001
+        except Exception:  # a broken optional hook must not cost the record
             names = ()
         if names:
             return tuple(str(n) for n in names)
@@ -231,7 +236,7 @@ def _search_skipped(found: object) -> tuple[UnreadableItem, ...]:
     """The unreadable results a search answer carries (a plain list carries none)."""
     if not isinstance(found, SearchResults):
         return ()
-    return tuple(u for u in found.skipped if isinstance(u, UnreadableItem))
+    return tuple(found.skipped)
 
 
 def _iterate(

@@ -5,7 +5,6 @@ Pure functions over observations already fetched; no source is asked here.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import unicodedata
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from citeledger.model import RelationKind
 from citeledger.page import AreaProfile, CitingWork
 
 if TYPE_CHECKING:
+    import datetime as dt
     from collections.abc import Mapping, Sequence
 
     from citeledger.identifiers import Identifier
@@ -30,7 +30,6 @@ def _norm_title(title: str | None) -> str:
     text = unicodedata.normalize("NFKD", title or "")
     text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
     return " ".join(re.sub(r"[^\w]+", " ", text).split())
-
 
 
 def _author_keys(paper: Paper) -> dict[tuple[str, str], str]:
@@ -53,8 +52,6 @@ def _shared_authors(a: Paper, b: Paper) -> tuple[bool | None, tuple[str, ...]]:
                 shared.append(name)
                 break
     return bool(shared), tuple(shared)
-
-
 
 
 def _link_reason(a: Identifier, b: Identifier) -> str:

@@ -60,7 +60,7 @@ def _ref_coverage(
     *,
     outbound: Sequence[Observation],
     total: int,
-    ref_lists: Sequence[tuple[Source, list[Reference]]],
+    ref_lists: Sequence[tuple[Source, Sequence[Reference]]],
     names: Sequence[tuple[str, ...]],
     reports: Sequence[SourceReport],
     resolve_failures: Sequence[str],

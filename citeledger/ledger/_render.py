@@ -13,7 +13,6 @@ SVG bar chart (no plotting dependency).
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 from typing import TYPE_CHECKING
 
@@ -21,6 +20,8 @@ from citeledger.ledger.record import PRINCIPLE, _z
 from citeledger.model import Coverage, CoverageState, Facet, Observation, ResolutionState
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from citeledger.ledger.record import CitationRecord, ObservationNotice
     from citeledger.page import CitingWork, YearCount
 

@@ -25,6 +25,7 @@ from citeledger.errors import InvalidIdentifier
 from citeledger.identifiers import ArxivId, Identifier, Scheme, parse_identifier, work_key
 from citeledger.ledger._calls import (
     _Caller,
+    _capabilities,
     _iterate,
     _not_found,
     _provenance,
@@ -163,7 +164,6 @@ def build_record(
         close()
 
 
-
 def _as_sources(sources: Iterable[Source] | SourceRegistry | Source) -> list[Source]:
     if isinstance(sources, SourceRegistry):
         return [sources.load(n) for n in sources.names()]
@@ -237,7 +237,6 @@ def _paper_disagreements(papers: Sequence[Paper], subject: str) -> list[Disagree
     return out
 
 
-
 def _best_identifier(paper: Paper) -> Identifier | None:
     order = [Scheme.DOI, Scheme.ARXIV, Scheme.PMID, Scheme.PMCID, Scheme.OPENALEX, Scheme.S2]
     for scheme in order:
@@ -245,7 +244,6 @@ def _best_identifier(paper: Paper) -> Identifier | None:
         if ident is not None:
             return ident
     return paper.identifiers[0] if paper.identifiers else None
-
 
 
 def _work_date(paper: Paper) -> tuple[dt.date | None, int | None]:
@@ -262,7 +260,6 @@ def _after(citing: Paper, event_date: dt.date | None) -> bool | None:
     if year is None or year == event_date.year:
         return None
     return year > event_date.year
-
 
 
 def _retraction_date(check: NoticeCheck) -> tuple[bool, dt.date | None]:
@@ -319,8 +316,6 @@ def _measurement_disagreements(
     return out
 
 
-
-
 # ============================================================================ the phases
 
 
@@ -374,7 +369,7 @@ class _OutboundPhase:
     resolve_failures: tuple[str, ...]
 
 
-def _outbound_phase(  # noqa: PLR0913 - one phase's inputs
+def _outbound_phase(
     ident: Identifier,
     srcs: Sequence[Source],
     caller: _Caller,
@@ -418,7 +413,7 @@ def _outbound_phase(  # noqa: PLR0913 - one phase's inputs
         for ref in refs:
             try:
                 res = active.resolve(ref)
-            except Exception as exc:  # one bad reference must not cost the others  # noqa: BLE001
+            except Exception as exc:  # one bad reference must not cost the others
                 failures.append(f"reference {ref.position}: {type(exc).__name__}: {exc}")
                 continue
             finally:
@@ -464,10 +459,10 @@ def _listing(
     caller: _Caller,
     *,
     cap: int | None,
-    built: dt.datetime,
 ) -> _Listing | None:
     """Ask one source who cites the paper; None when it was not measured at all."""
     # A source that offers each citing work's own count is asked for that listing instead.
+    fn: Callable[..., Any] | None
     if isinstance(src, CountedCitationSource):
         method, fn = "citations_with_counts", src.citations_with_counts
     else:
@@ -536,7 +531,9 @@ def _listing(
             f"{type(error).__name__} ({error.message})"
         )
     elif not capped and announced is not None and sent < announced:
-        reasons.append(f"{src.name} itemizes {fetched:,} of the {announced:,} citing papers it counts")
+        reasons.append(
+            f"{src.name} itemizes {fetched:,} of the {announced:,} citing papers it counts"
+        )
     return _Listing(
         observations=tuple(items),
         counts=tuple(counts),
@@ -577,7 +574,7 @@ def _inbound_phase(
     announced: list[Claim] = []
     counts: list[tuple[str, Measurement]] = []
     for src in srcs:
-        listing = _listing(src, ident, caller, cap=cap, built=built)
+        listing = _listing(src, ident, caller, cap=cap)
         if listing is None:
             continue
         counts.extend(listing.counts)
@@ -590,9 +587,7 @@ def _inbound_phase(
             inbound.append(obs)
         names.append(listing.names)
         if listing.announced is not None:
-            announced.append(
-                Claim(source=src.name, value=f"{listing.announced:,}", observed=built)
-            )
+            announced.append(Claim(source=src.name, value=f"{listing.announced:,}", observed=built))
         total = None if total is None or listing.total is None else total + listing.total
         reasons.extend(listing.reasons)
         if repeated:
@@ -756,7 +751,7 @@ class _WorkChecker:
 
     def __init__(self, srcs: Sequence[Source], caller: _Caller) -> None:
         self.sources = [
-            s for s in srcs if not isinstance(s, Source) or Capability.EVENTS in s.capabilities
+            s for s in srcs if (caps := _capabilities(s)) is None or Capability.EVENTS in caps
         ]
         self.caller = caller
         self.checked: dict[str, WorkNotices] = {}
@@ -839,7 +834,7 @@ def _notice_phase(
     )
 
 
-def _coverage_phase(  # noqa: PLR0913 - the coverage vector reads every phase
+def _coverage_phase(
     *,
     outbound: _OutboundPhase,
     inbound: _InboundPhase,

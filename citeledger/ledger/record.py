@@ -36,6 +36,7 @@ from citeledger.page import (
     YearCount,
     year_series,
 )
+
 # ``_json``: the one JSON reader turning every failure into a DeserializationError.
 from citeledger.serialize import _json, make_converter, structure
 from citeledger.sources import UnreadableItem, describe_unreadable
@@ -69,6 +70,7 @@ PRINCIPLE = (
 )
 #: The reason given when an observation has no link to a canonical cited work.
 LINK_UNAVAILABLE = "canonical work link unavailable"
+
 
 class Outcome(enum.StrEnum):
     """What happened when the builder asked a source for something."""
@@ -689,4 +691,3 @@ def _primary_identifier(paper: Paper, requested: str) -> Identifier | None:
                 return ident
         return wanted
     return paper.identifiers[0] if paper.identifiers else None
-
