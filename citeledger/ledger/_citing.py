@@ -13,7 +13,6 @@ import attrs
 
 from citeledger.identifiers import Scheme, work_key
 from citeledger.ledger._util import _merge_names, _unique
-from citeledger.ledger.record import Claim, Disagreement
 from citeledger.model import RelationKind
 from citeledger.page import AreaProfile, CitingWork
 
@@ -219,26 +218,6 @@ def _group_citing(
             )
         )
     return works
-
-
-def _citing_count_disagreement(work: CitingWork) -> Disagreement | None:
-    """Sources that count one citing work differently (each source's own figure, never mixed)."""
-    per_source: dict[str, Measurement] = {}
-    for m in work.cited_by:
-        if m.source not in per_source:
-            best = work.count(m.source)
-            if best is not None:
-                per_source[m.source] = best
-    if len(per_source) < 2 or len({m.value for m in per_source.values()}) < 2:
-        return None
-    return Disagreement(
-        topic="citing work's cited_by count",
-        subject=work.key,
-        claims=tuple(
-            Claim(source=m.source, value=f"{m.value:,}", observed=m.observed)
-            for m in per_source.values()
-        ),
-    )
 
 
 #: How each source's first listed area is named in an area profile's explanation, keyed by

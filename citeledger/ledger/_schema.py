@@ -16,6 +16,7 @@ from typing import Any, Union, get_args, get_origin
 import attrs
 
 from citeledger.identifiers import IDENTIFIER_TYPES
+from citeledger.ledger.record import SCHEMA, CitationRecord
 
 __all__ = ["record_schema"]
 
@@ -109,8 +110,6 @@ def _union(args: list[Any]) -> Any:
 
 def record_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of ``CitationRecord.to_json()``."""
-    from citeledger.ledger.record import SCHEMA, CitationRecord  # noqa: PLC0415 - avoid a cycle
-
     builder = _Builder()
     builder.add(CitationRecord)
     root = builder.defs.pop("CitationRecord")

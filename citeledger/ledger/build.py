@@ -22,7 +22,7 @@ from attrs import frozen
 
 from citeledger._progress import Progress, progress_callback
 from citeledger.errors import InvalidIdentifier
-from citeledger.identifiers import ArxivId, Identifier, Scheme, parse_identifier, work_key
+from citeledger.identifiers import Identifier, parse_identifier
 from citeledger.ledger._calls import (
     _Caller,
     _capabilities,
@@ -33,10 +33,8 @@ from citeledger.ledger._calls import (
     _with_memo_transport,
 )
 from citeledger.ledger._citing import (
-    _citing_count_disagreement,
     _derived_area_profiles,
     _group_citing,
-    _norm_title,
 )
 from citeledger.ledger._coverage import (
     _inbound_coverage,
@@ -45,6 +43,13 @@ from citeledger.ledger._coverage import (
     _ref_coverage,
     _unreadable_references,
 )
+from citeledger.ledger._disagreements import (
+    _citing_count_disagreement,
+    _measurement_disagreements,
+    _notice_disagreement,
+    _paper_disagreements,
+)
+from citeledger.ledger._papers import _after, _best_identifier, _merge_papers, _retraction_date
 from citeledger.ledger.record import (
     LINK_UNAVAILABLE,
     CitationRecord,
@@ -60,7 +65,6 @@ from citeledger.model import (
     Coverage,
     CoverageState,
     Direction,
-    EventKind,
     Facet,
     NoticeCheck,
     NoticeStatus,
@@ -170,150 +174,6 @@ def _as_sources(sources: Iterable[Source] | SourceRegistry | Source) -> list[Sou
     if isinstance(sources, Source) and not isinstance(sources, (list, tuple)):
         return [sources]
     return list(sources)
-
-
-def _merge_papers(requested: Identifier | None, papers: Sequence[Paper]) -> Paper:
-    if not papers:
-        return Paper(identifiers=() if requested is None else (requested,))
-    first = papers[0]
-    idents: list[Identifier] = [] if requested is None else [requested]
-    for p in papers:
-        for i in p.identifiers:
-            if i not in idents and not any(
-                work_key(i) == work_key(j) and i.scheme is Scheme.ARXIV for j in idents
-            ):
-                idents.append(i)
-    # A versioned arXiv id from a source is more specific than the requested one.
-    if requested is not None and requested.scheme is Scheme.ARXIV:
-        versioned = [i for p in papers for i in p.identifiers if work_key(i) == work_key(requested)]
-        best = next((i for i in versioned if isinstance(i, ArxivId) and i.version), None)
-        if best is not None and isinstance(requested, ArxivId) and requested.version is None:
-            idents = [best if i == requested else i for i in idents]
-    fill: dict[str, Any] = {}
-    for name in (
-        "title",
-        "year",
-        "date",
-        "venue",
-        "volume",
-        "issue",
-        "pages",
-        "work_type",
-        "abstract",
-    ):
-        for p in papers:
-            value = getattr(p, name)
-            if value is not None:
-                fill[name] = value
-                break
-    for name in ("authors", "areas", "related"):
-        for p in papers:
-            if getattr(p, name):
-                fill[name] = getattr(p, name)
-                break
-    return attrs.evolve(first, identifiers=tuple(idents), source=None, **fill)
-
-
-def _paper_disagreements(papers: Sequence[Paper], subject: str) -> list[Disagreement]:
-    out: list[Disagreement] = []
-    titled = [p for p in papers if p.title]
-    if len({_norm_title(p.title) for p in titled}) > 1:
-        out.append(
-            Disagreement(
-                topic="title",
-                subject=subject,
-                claims=tuple(Claim(source=p.source or "?", value=p.title or "") for p in titled),
-            )
-        )
-    dated = [p for p in papers if p.year is not None]
-    if len({p.year for p in dated}) > 1:
-        out.append(
-            Disagreement(
-                topic="year",
-                subject=subject,
-                claims=tuple(Claim(source=p.source or "?", value=str(p.year)) for p in dated),
-            )
-        )
-    return out
-
-
-def _best_identifier(paper: Paper) -> Identifier | None:
-    order = [Scheme.DOI, Scheme.ARXIV, Scheme.PMID, Scheme.PMCID, Scheme.OPENALEX, Scheme.S2]
-    for scheme in order:
-        ident = paper.identifier(scheme)
-        if ident is not None:
-            return ident
-    return paper.identifiers[0] if paper.identifiers else None
-
-
-def _work_date(paper: Paper) -> tuple[dt.date | None, int | None]:
-    return paper.date, paper.date.year if paper.date else paper.year
-
-
-def _after(citing: Paper, event_date: dt.date | None) -> bool | None:
-    """Whether ``citing`` appeared after ``event_date`` (None when it cannot be told)."""
-    if event_date is None:
-        return None
-    date, year = _work_date(citing)
-    if date is not None:
-        return date > event_date
-    if year is None or year == event_date.year:
-        return None
-    return year > event_date.year
-
-
-def _retraction_date(check: NoticeCheck) -> tuple[bool, dt.date | None]:
-    dates = [e.date for e in check.events if e.kind is EventKind.RETRACTION]
-    if not dates:
-        return False, None
-    known = [d for d in dates if d is not None]
-    return True, (min(known) if known else None)
-
-
-def _notice_disagreement(work: str, checks: Sequence[NoticeCheck]) -> Disagreement | None:
-    verdicts: dict[str, str] = {}
-    claims: list[Claim] = []
-    for c in checks:
-        if c.status is NoticeStatus.UNAVAILABLE:
-            continue
-        retracted = c.retracted
-        value = (
-            "retraction found"
-            if retracted
-            else (
-                "events found, no retraction"
-                if c.status is NoticeStatus.EVENTS_FOUND
-                else "no event found"
-            )
-        )
-        for s in c.sources:
-            verdicts[s] = "retracted" if retracted else "not retracted"
-            claims.append(Claim(source=s, value=value, observed=c.checked))
-    if len(set(verdicts.values())) > 1:
-        return Disagreement(topic="retraction status", subject=work, claims=tuple(claims))
-    return None
-
-
-def _measurement_disagreements(
-    measurements: Sequence[Measurement], subject: str
-) -> list[Disagreement]:
-    out: list[Disagreement] = []
-    by_kind: dict[str, list[Measurement]] = {}
-    for m in measurements:
-        by_kind.setdefault(m.kind.value, []).append(m)
-    for kind, ms in by_kind.items():
-        if len({m.source for m in ms}) > 1 and len({m.value for m in ms}) > 1:
-            out.append(
-                Disagreement(
-                    topic=f"{kind} count",
-                    subject=subject,
-                    claims=tuple(
-                        Claim(source=m.source, value=f"{m.value:,}", observed=m.observed)
-                        for m in ms
-                    ),
-                )
-            )
-    return out
 
 
 # ============================================================================ the phases
