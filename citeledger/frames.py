@@ -116,6 +116,10 @@ OBSERVATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("score", _FLOAT),
     ("influential", _BOOL),
     ("intents", _STR),
+    # From a record only (null for plain observations):
+    ("source_id", _STR),  # the source's own id of the observation, when it gave one
+    ("notice", _STR),  # the cited work's standing-notice status (NoticeStatus value)
+    ("after_retraction", _BOOL),  # cited after a retraction of the cited work, when known
 )
 
 #: Columns of :func:`citing_papers_frame`.
@@ -132,6 +136,8 @@ CITING_PAPER_COLUMNS: tuple[tuple[str, str], ...] = (
     ("sources", _STR),  # the sources of those observations
     ("states", _STR),  # their resolution states
     ("self_citation", _BOOL),  # shares an author with the cited paper, when known
+    ("cited_by_observed", _TIME),  # when that count was observed
+    ("grouping", _STR),  # why several observations are one work, joined by "; "
 )
 
 #: Reference fields that :func:`reference_from_row` reads, by default from same-named columns.
@@ -213,7 +219,7 @@ def _is_record(value: object) -> bool:
 
 
 def _record_observations(record: Any) -> list[Observation]:
-    """A record's observations in its own ``to_records()`` order: outbound, then inbound."""
+    """A record's observations in ``to_records()`` order: outbound, then inbound."""
     return [*record.outbound, *record.inbound]
 
 
@@ -263,11 +269,16 @@ def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str
     Returns:
         Plain dicts, in input order.
     """
+    notices: Mapping[str, Any] = {}
+    source_ids: Mapping[str, str] = {}
     if _is_record(observations):
-        observations = _record_observations(observations)
+        record: Any = observations
+        notices, source_ids = record.notice_index(), record.source_id_index()
+        observations = _record_observations(record)
     rows = []
     for o in observations:
         res = o.resolution
+        notice = notices.get(o.id)
         rows.append(
             {
                 "id": o.id,
@@ -284,32 +295,37 @@ def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str
                 "score": None if res is None else float(res.score),
                 "influential": o.influential,
                 "intents": _join(o.intents),
+                "source_id": source_ids.get(o.id),
+                "notice": None if notice is None else notice.check.status.value,
+                "after_retraction": None if notice is None else notice.after_retraction,
             }
         )
     return rows
 
 
 def _citing_from_record(record: Any) -> list[dict[str, Any]]:
-    """Rows from the record's own ``to_records("citing")``, plus each work's key and states."""
-    works = record.ranked_citing()
-    own = record.to_records("citing")
+    """Rows in the record's ranking, each count from the ranking source (never mixed)."""
+    ranking = record.ranking_source
     states = {o.id: o.state.value for o in record.inbound if o.state is not None}
     rows = []
-    for work, row in zip(works, own, strict=True):
+    for rank, work in enumerate(record.ranked_citing(), start=1):
+        m = work.count(ranking) if ranking else None
         rows.append(
             {
-                "rank": row["rank"],
+                "rank": rank,
                 "key": work.key,
-                "title": row["title"],
-                "year": row["year"],
-                "identifiers": _join(row["identifiers"]),
-                "areas": _join(row["areas"]),
-                "cited_by": row["cited_by"],
-                "cited_by_source": row["cited_by_source"],
-                "observations": len(row["observations"]),
+                "title": work.paper.title,
+                "year": work.year,
+                "identifiers": _join(work.paper.identifiers),
+                "areas": _join(work.paper.areas),
+                "cited_by": None if m is None else m.value,
+                "cited_by_source": None if m is None else m.source,
+                "observations": len(work.observations),
                 "sources": _join(work.sources),
                 "states": _join(dict.fromkeys(states[i] for i in work.observations if i in states)),
-                "self_citation": row["self_citation"],
+                "self_citation": work.self_citation,
+                "cited_by_observed": None if m is None else m.observed,
+                "grouping": "; ".join(work.grouping) or None,
             }
         )
     return rows
@@ -320,7 +336,7 @@ def citing_paper_rows(source: Iterable[Observation] | Any) -> list[dict[str, Any
 
     Args:
         source: A citation record (rows follow its ranking by the citing works' own citation
-            counts and reuse its ``to_records("citing")``), or inbound observations, grouped
+            counts, as ``record.to_records("citing")`` does), or inbound observations, grouped
             here by the citing paper's key in first-seen order (no counts).
 
     Returns:
@@ -348,6 +364,8 @@ def citing_paper_rows(source: Iterable[Observation] | Any) -> list[dict[str, Any
                 "sources": _join(dict.fromkeys(o.source for o in group)),
                 "states": _join(dict.fromkeys(o.state.value for o in group if o.state)),
                 "self_citation": None,
+                "cited_by_observed": None,
+                "grouping": None,
             }
         )
     return rows

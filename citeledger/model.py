@@ -1184,6 +1184,54 @@ class NoticeCheck:
             subject=subject,
         )
 
+    @classmethod
+    def combine(cls, checks: Sequence[NoticeCheck], subject: Identifier | None) -> NoticeCheck:
+        """One work's checks from several sources as one outcome (the ledger's per-work check).
+
+        Events found in any source, else none found in the sources that answered, else
+        unavailable with every reason: an error never reads as clean. The combined check names
+        only the sources it rests on; what the others said (a source that could not be asked,
+        a found check's own note) is kept in its ``reason``.
+
+        Args:
+            checks: Each source's own check of the work.
+            subject: The work checked.
+
+        .. versionadded:: 0.2.0
+        """
+
+        def names(group: Iterable[NoticeCheck]) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(s for c in group for s in c.sources))
+
+        found = [c for c in checks if c.status is NoticeStatus.EVENTS_FOUND]
+        clean = [c for c in checks if c.status is NoticeStatus.NONE_FOUND]
+        notes = [c.reason for c in found if c.reason] + [
+            f"{', '.join(c.sources) or 'a source'} unavailable: {c.reason}"
+            for c in checks
+            if c.status is NoticeStatus.UNAVAILABLE
+        ]
+        reason = "; ".join(dict.fromkeys(notes)) or None
+        if found:
+            times = [c.checked for c in found if c.checked is not None]
+            return cls(
+                status=NoticeStatus.EVENTS_FOUND,
+                events=tuple(e for c in found for e in c.events),
+                sources=names(found),
+                checked=max(times) if times else None,
+                subject=subject,
+                reason=reason,
+            )
+        if clean:
+            times = [c.checked for c in clean if c.checked is not None]
+            return attrs.evolve(
+                cls.none_found(sources=names(clean), checked=max(times), subject=subject),
+                reason=reason,
+            )
+        reasons = "; ".join(dict.fromkeys(c.reason or "" for c in checks)) if checks else ""
+        return cls.unavailable(
+            reasons or "no named source can report events", sources=names(checks), subject=subject
+        )
+
     @property
     def retracted(self) -> bool | None:
         """True if a retraction was found, False if none found, None if unavailable."""

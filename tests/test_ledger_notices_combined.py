@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 
 import citeledger as cl
-from citeledger.ledger import _combine_checks
 from citeledger.model import Event, EventKind, NoticeCheck, NoticeStatus
 
 T = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
@@ -17,7 +16,7 @@ def test_none_found_names_its_sources_and_keeps_the_unavailable_one_in_its_reaso
         NoticeCheck.none_found(sources=["crossref"], checked=T, subject=DOI),
         NoticeCheck.unavailable("HTTP 503 after 4 attempts", sources=["openretractions"]),
     ]
-    out = _combine_checks(checks, DOI)
+    out = NoticeCheck.combine(checks, DOI)
     assert out.status is NoticeStatus.NONE_FOUND
     assert out.sources == ("crossref",)  # "none found in the named sources": only crossref
     assert out.reason == "openretractions unavailable: HTTP 503 after 4 attempts"
@@ -33,11 +32,11 @@ def test_events_found_keeps_its_own_note_and_the_unavailable_sources() -> None:
         reason="1 unreadable notice",
     )
     checks = [found, NoticeCheck.unavailable("timeout", sources=["retractionwatch"])]
-    out = _combine_checks(checks, DOI)
+    out = NoticeCheck.combine(checks, DOI)
     assert out.status is NoticeStatus.EVENTS_FOUND
     assert out.reason == "1 unreadable notice; retractionwatch unavailable: timeout"
 
 
 def test_a_single_clean_check_has_no_reason() -> None:
-    out = _combine_checks([NoticeCheck.none_found(sources=["crossref"], checked=T)], DOI)
+    out = NoticeCheck.combine([NoticeCheck.none_found(sources=["crossref"], checked=T)], DOI)
     assert out.reason is None

@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 
 import citeledger as cl
-from citeledger._render import svg_bar_chart
+from citeledger.frames import CITING_PAPER_COLUMNS, OBSERVATION_COLUMNS, observation_rows
+from citeledger.ledger._render import svg_bar_chart
 from citeledger.page import YearCount
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from citeledger.testing import FakeSource
@@ -68,7 +69,7 @@ def test_output_validates_against_json_schema(records: dict[str, cl.CitationReco
 def test_docs_schema_is_current() -> None:
     path = DOCS / "citation-record.schema.json"
     assert json.loads(path.read_text(encoding="utf-8")) == cl.CitationRecord.json_schema(), (
-        "regenerate: python -m citeledger._schema > docs/citation-record.schema.json"
+        "regenerate: python -m citeledger.ledger._schema > docs/citation-record.schema.json"
     )
 
 
@@ -135,11 +136,19 @@ def test_to_records_rows(records: dict[str, cl.CitationRecord]) -> None:
     assert rows[0]["source_id"] == "47c79d72-47c9-41b2-83e8-d4f6d4285e35"
     assert rows[0]["state"] == "verified_exact"
     assert rows[0]["position"] == 56
-    assert all(isinstance(v, (str, int, bool, type(None))) for r in rows for v in r.values())
+    # One table schema: the record's rows are the frames rows, with their columns in order.
+    assert [list(r) for r in rows] == [[n for n, _ in OBSERVATION_COLUMNS]] * len(rows)
+    assert rows == observation_rows(records[ZERO_INFINITY])
+    assert isinstance(rows[0]["observed"], dt.datetime)
+    assert rows[0]["observed"].tzinfo is not None
+    scalars = (str, int, float, bool, dt.datetime, type(None))
+    assert all(isinstance(v, scalars) for r in rows for v in r.values())
     citing = records[ZERO].to_records("citing")
+    assert [list(r) for r in citing[:1]] == [[n for n, _ in CITING_PAPER_COLUMNS]]
     assert [r["rank"] for r in citing[:3]] == [1, 2, 3]
     assert citing[0]["cited_by"] == 3019
     assert citing[0]["cited_by_source"] == "mlsanity"
+    assert isinstance(citing[0]["cited_by_observed"], dt.datetime)
     with pytest.raises(ValueError, match="kind"):
         records[ZERO].to_records("everything")
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import citeledger as cl
-from citeledger.ledger import _group_citing
+from citeledger.ledger._citing import _group_citing
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from tests.conftest import SHARED
 

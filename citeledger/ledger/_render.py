@@ -13,15 +13,16 @@ SVG bar chart (no plotting dependency).
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 from typing import TYPE_CHECKING
 
-from citeledger.ledger import PRINCIPLE
+from citeledger.ledger.record import PRINCIPLE, _z
 from citeledger.model import Coverage, CoverageState, Facet, Observation, ResolutionState
 
 if TYPE_CHECKING:
-    from citeledger.ledger import CitationRecord, ObservationNotice
+    import datetime as dt
+
+    from citeledger.ledger.record import CitationRecord, ObservationNotice
     from citeledger.page import CitingWork, YearCount
 
 __all__ = ["coverage_line", "render", "svg_bar_chart"]
@@ -36,12 +37,6 @@ FACET_BLURB = {
 }
 
 RANK_HEAD = 12  # the seed page shows twelve, then "N more"
-
-
-def _z(value: dt.datetime | None) -> str:
-    if value is None:
-        return ""
-    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def _long_date(value: dt.date) -> str:

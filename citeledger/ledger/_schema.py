@@ -16,6 +16,7 @@ from typing import Any, Union, get_args, get_origin
 import attrs
 
 from citeledger.identifiers import IDENTIFIER_TYPES
+from citeledger.ledger.record import SCHEMA, CitationRecord
 
 __all__ = ["record_schema"]
 
@@ -109,8 +110,6 @@ def _union(args: list[Any]) -> Any:
 
 def record_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of ``CitationRecord.to_json()``."""
-    from citeledger.ledger import SCHEMA, CitationRecord  # noqa: PLC0415 - avoid an import cycle
-
     builder = _Builder()
     builder.add(CitationRecord)
     root = builder.defs.pop("CitationRecord")
@@ -129,7 +128,7 @@ def record_schema() -> dict[str, Any]:
     }
 
 
-if __name__ == "__main__":  # python -m citeledger._schema > docs/citation-record.schema.json
+if __name__ == "__main__":  # python -m citeledger.ledger._schema > docs/citation-record.schema.json
     import json
 
     print(json.dumps(record_schema(), indent=2, ensure_ascii=False))

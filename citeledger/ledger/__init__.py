@@ -1,0 +1,52 @@
+"""The paper citation record (the ledger): coverage, observations, notices, measurements.
+
+:func:`build_record` composes any set of sources into one :class:`CitationRecord` for one paper.
+Sources that fail, lack a capability or stop paging early never abort the record: the coverage
+vector says what was measured ("measured X of Y"), by which named sources, when, and what could
+not be measured and why; :attr:`CitationRecord.reports` keeps every source call's outcome.
+
+A citation records a reference. It does not transfer a finding from one paper to another.
+
+The package: :mod:`~citeledger.ledger.record` (the values, :data:`SCHEMA`),
+:mod:`~citeledger.ledger.build` (:func:`build_record` and its phases), and private helpers for
+source calls (``_calls``), citing works (``_citing``), coverage rows (``_coverage``), the
+renderings (``_render``) and the JSON Schema (``_schema``).
+
+.. versionadded:: 0.1.0
+.. versionchanged:: 0.2.0
+   A package (was the module ``citeledger/ledger.py``); the public names are unchanged.
+"""
+
+from citeledger.ledger.build import build_record
+from citeledger.ledger.record import (
+    LINK_UNAVAILABLE,
+    PRINCIPLE,
+    SCHEMA,
+    CitationRecord,
+    Claim,
+    Disagreement,
+    ObservationNotice,
+    Outcome,
+    Reconciliation,
+    SourceIdentity,
+    SourceReport,
+    StateCount,
+    WorkNotices,
+)
+
+__all__ = [
+    "LINK_UNAVAILABLE",
+    "PRINCIPLE",
+    "SCHEMA",
+    "CitationRecord",
+    "Claim",
+    "Disagreement",
+    "ObservationNotice",
+    "Outcome",
+    "Reconciliation",
+    "SourceIdentity",
+    "SourceReport",
+    "StateCount",
+    "WorkNotices",
+    "build_record",
+]

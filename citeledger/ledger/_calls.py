@@ -1,0 +1,275 @@
+"""How the builder asks sources: a :class:`_Caller` per build, a source as the resolver sees it.
+
+Every call's outcome becomes a :class:`~citeledger.ledger.SourceReport`; nothing a source does
+(failing, lacking a capability, stopping mid-paging) escapes as an exception. What a source can
+be asked is read from the capability protocols of :mod:`citeledger.sources._protocols` with
+``isinstance``, never from method names looked up as strings.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from citeledger._memo import CallMemo, MemoTransport
+from citeledger.errors import CiteledgerError, NotFoundError, SourceError, UnsupportedCapability
+from citeledger.identifiers import work_key
+from citeledger.ledger._citing import _norm_title
+from citeledger.ledger.record import Outcome, SourceReport
+from citeledger.sources import Capability, Paged, SearchResults, Source, UnreadableItem
+from citeledger.sources._protocols import (
+    PaperSource,
+    ProvenanceSource,
+    SearchSource,
+    TransportBound,
+)
+from citeledger.sources._transport import Transport
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from citeledger.identifiers import Identifier
+    from citeledger.model import Paper, Reference
+
+T = TypeVar("T")
+
+#: What :meth:`_Caller.call` returns: (answered, value, the report of a failed call).
+CallOutcome = tuple[bool, Any, SourceReport | None]
+
+
+def _name(src: object) -> str:
+    """The source's name (a class name for an object that is not a :class:`Source`)."""
+    return src.name if isinstance(src, Source) else type(src).__name__
+
+
+def _capabilities(src: object) -> frozenset[Capability] | None:
+    """What the source declares it offers; None for an object that is not a :class:`Source`."""
+    return src.capabilities if isinstance(src, Source) else None
+
+
+class _Caller:
+    """Calls sources for one build: records every outcome, memoizes, reports progress.
+
+    ``call()`` returns ``(answered, value, failure)``; ``failure`` is the report of a failed
+    or unsupported call. The same (source, method, arguments) is asked once per build: a repeat
+    returns the first outcome without a new report (nothing is asked, so nothing new happened).
+    """
+
+    def __init__(self, reports: list[SourceReport], advance: Callable[[int], None]) -> None:
+        self.reports = reports
+        self.memo = CallMemo()
+        self.advance = advance
+
+    def call(
+        self,
+        src: Source,
+        capability: Capability | None,
+        method: str,
+        fn: Callable[..., Any] | None,
+        *args: Any,
+        subject: str | None = None,
+        memo: bool = True,
+        **kwargs: Any,
+    ) -> CallOutcome:
+        """Call ``fn(*args, **kwargs)``, the ``method`` of ``src``; record what happened.
+
+        ``fn`` is None when ``src`` lacks the capability's protocol (the call site tests it
+        with ``isinstance``): the call is reported unsupported, as is a source whose
+        ``capabilities`` do not include ``capability`` or whose method raises
+        :class:`~citeledger.errors.UnsupportedCapability`. ``capability`` None: an optional
+        method no capability gates; its outcome is reported under the method's name.
+        """
+        key = CallMemo.key(src, method, args, kwargs) if memo else None
+        if key is not None:
+            found = self.memo.get(key)
+            if found is not None:
+                ok, value, failure = found
+                return ok, value, failure
+        outcome = self._call(src, capability, method, fn, args, kwargs, subject)
+        self.advance(1)
+        if key is not None:
+            self.memo.put(key, outcome)
+        return outcome
+
+    def _fail(self, report: SourceReport) -> CallOutcome:
+        self.reports.append(report)
+        return False, None, report
+
+    def _call(  # noqa: PLR0917 - private; mirrors call()'s parts
+        self,
+        src: Source,
+        capability: Capability | None,
+        method: str,
+        fn: Callable[..., Any] | None,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        subject: str | None,
+    ) -> CallOutcome:
+        name = _name(src)
+        caps = _capabilities(src)
+        label = capability.value if capability is not None else method
+        unsupported = SourceReport(
+            source=name, capability=label, outcome=Outcome.UNSUPPORTED, subject=subject
+        )
+        gated = capability is not None and caps is not None and capability not in caps
+        if gated or fn is None:
+            return self._fail(unsupported)
+        try:
+            value = fn(*args, **kwargs)
+        except UnsupportedCapability:
+            return self._fail(unsupported)
+        except SourceError as exc:
+            return self._fail(
+                SourceReport(
+                    source=name,
+                    capability=label,
+                    outcome=Outcome.NOT_FOUND if _not_found(exc) else Outcome.ERROR,
+                    error=exc.message,
+                    error_type=type(exc).__name__,
+                    subject=subject,
+                )
+            )
+        except CiteledgerError as exc:
+            # A payload the adapter could not read (ParseError, ...) is that source's failure.
+            return self._fail(
+                SourceReport(
+                    source=name,
+                    capability=label,
+                    outcome=Outcome.ERROR,
+                    error=str(exc),
+                    error_type=type(exc).__name__,
+                    subject=subject,
+                )
+            )
+        return True, value, None
+
+
+def _not_found(exc: SourceError) -> bool:
+    """A 404 or a :class:`~citeledger.errors.NotFoundError`: the source does not know the work."""
+    return isinstance(exc, NotFoundError) or getattr(exc, "status", None) == 404
+
+
+def _with_memo_transport(src: Source) -> Source:
+    """The source sending through a fresh per-build :class:`MemoTransport`, when it can."""
+    if not isinstance(src, TransportBound) or not isinstance(src.transport, Transport):
+        return src
+    try:
+        copied: object = src.with_transport(MemoTransport(src.transport))
+    except Exception:  # a broken optional hook must not cost the record
+        return src
+    return copied if isinstance(copied, Source) else src
+
+
+def _provenance(src: Source, ident: Identifier, capability: Capability) -> tuple[str, ...]:
+    """The tables or endpoints behind ``capability`` when the source names them, else its name."""
+    if isinstance(src, ProvenanceSource):
+        try:
+            names = src.provenance(ident, capability)
+        except Exception:  # a broken optional hook must not cost the record
+            names = ()
+        if names:
+            return tuple(str(n) for n in names)
+    return (src.name,)
+
+
+class _SourceCandidates:
+    """A source as a resolver candidate provider (identifier lookups and searches).
+
+    Errors are recorded, never raised: a source that fails leaves the reference to the others.
+    """
+
+    def __init__(self, src: Source, caller: _Caller) -> None:
+        self._src = src
+        self._caller = caller
+        self._seen: dict[str, list[Paper]] = {}
+
+    def by_identifier(self, ident: Identifier) -> list[Paper]:
+        key = f"id:{work_key(ident)}"
+        if key not in self._seen:
+            src = self._src
+            ok, paper, _ = self._caller.call(
+                src,
+                Capability.PAPER,
+                "paper",
+                src.paper if isinstance(src, PaperSource) else None,
+                ident,
+                subject=str(ident),
+            )
+            self._seen[key] = [paper] if ok and paper is not None else []
+        return self._seen[key]
+
+    def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:
+        if not ref.title:
+            return []
+        key = f"q:{_norm_title(ref.title)}"
+        if key not in self._seen:
+            subject = ref.title[:60]
+            src = self._src
+            ok, found, _ = self._caller.call(
+                src,
+                Capability.SEARCH,
+                "search",
+                src.search if isinstance(src, SearchSource) else None,
+                ref,
+                limit=limit,
+                subject=subject,
+            )
+            self._seen[key] = list(found or []) if ok else []
+            unread = _search_skipped(found) if ok else ()
+            if unread:
+                # Candidates the source sent but could not read: one may have been the match,
+                # so the search is reported partial (the readable candidates are still used).
+                self._caller.reports.append(
+                    SourceReport(
+                        source=_name(src),
+                        capability=Capability.SEARCH.value,
+                        outcome=Outcome.PARTIAL,
+                        fetched=len(self._seen[key]),
+                        total=len(self._seen[key]) + len(unread),
+                        subject=subject,
+                        unreadable=unread,
+                    )
+                )
+        return self._seen[key]
+
+
+def _search_skipped(found: object) -> tuple[UnreadableItem, ...]:
+    """The unreadable results a search answer carries (a plain list carries none)."""
+    if not isinstance(found, SearchResults):
+        return ()
+    return tuple(found.skipped)
+
+
+def _iterate(
+    it: Iterable[T], cap: int | None, advance: Callable[[int], None]
+) -> tuple[list[T], bool, SourceError | None, bool]:
+    """Drain ``it`` up to ``cap``; returns (items, capped, error, complete)."""
+    items: list[T] = []
+    iterator = iter(it)
+    error: SourceError | None = None
+    capped = False
+    complete = False
+    while True:
+        if cap is not None and len(items) >= cap:
+            # Peek: only a further item means the cap actually cut the listing.
+            try:
+                next(iterator)
+            except StopIteration:
+                complete = True
+            except SourceError as exc:
+                error = exc
+            else:
+                capped = True
+            break
+        try:
+            items.append(next(iterator))
+        except StopIteration:
+            complete = True
+            break
+        except SourceError as exc:  # a plain iterator that raises mid-way
+            error = exc
+            break
+        advance(1)
+    if isinstance(it, Paged):
+        error = error or it.error
+        complete = complete and it.error is None
+    return items, capped, error, complete

@@ -1,0 +1,280 @@
+"""Distinct citing works: grouping inbound observations, self-citation, area profiles.
+
+Pure functions over observations already fetched; no source is asked here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+import attrs
+
+from citeledger.identifiers import Scheme, work_key
+from citeledger.ledger._util import _merge_names, _unique
+from citeledger.model import RelationKind
+from citeledger.page import AreaProfile, CitingWork
+
+if TYPE_CHECKING:
+    import datetime as dt
+    from collections.abc import Mapping, Sequence
+
+    from citeledger.identifiers import Identifier
+    from citeledger.model import Measurement, Observation, Paper
+
+
+# TODO(merge): use citeledger._text (H2's shared title normaliser) instead of this copy.
+def _norm_title(title: str | None) -> str:
+    text = unicodedata.normalize("NFKD", title or "")
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+def _author_keys(paper: Paper) -> dict[tuple[str, str], str]:
+    out: dict[tuple[str, str], str] = {}
+    for a in paper.authors:
+        fam = a.family_key
+        if fam:
+            out[(fam, a.initials[:1])] = a.name
+    return out
+
+
+def _shared_authors(a: Paper, b: Paper) -> tuple[bool | None, tuple[str, ...]]:
+    ka, kb = _author_keys(a), _author_keys(b)
+    if not ka or not kb:
+        return None, ()
+    shared = []
+    for (fam, ini), name in kb.items():  # named as the citing paper writes them
+        for fam2, ini2 in ka:
+            if fam == fam2 and (not ini or not ini2 or ini == ini2):
+                shared.append(name)
+                break
+    return bool(shared), tuple(shared)
+
+
+def _link_reason(a: Identifier, b: Identifier) -> str:
+    """Why two identifiers with one work key name the same work."""
+    if a.scheme is not b.scheme and Scheme.DOI in (a.scheme, b.scheme):
+        doi, arxiv = (a, b) if a.scheme is Scheme.DOI else (b, a)
+        return f"arXiv DataCite DOI {doi} is {arxiv}"
+    if a == b:
+        return f"same identifier {a}"
+    return f"versions of one work ({a}, {b})"
+
+
+def _families(paper: Paper) -> set[str]:
+    return {a.family_key for a in paper.authors if a.family_key}
+
+
+def _group_citing(
+    paper: Paper,
+    inbound: Sequence[Observation],
+    counts: Mapping[str, list[Measurement]],
+) -> list[CitingWork]:
+    """Group inbound observations into distinct citing works, with the reason for each merge.
+
+    Observations are grouped only when their identifiers link them (one work key: the same
+    identifier, arXiv versions, an arXiv DataCite DOI and its arXiv id), when a source asserted
+    a preprint/published (or other version) relation between them, or when they share a title
+    of at least four words and either cite this paper at the same reference number (with no
+    contradicting year or author list) or share the
+    year and at least one author family name. The same title and year alone never groups (two
+    papers can share a title); such look-alikes are listed in ``CitingWork.unlinked`` with why
+    they were kept apart.
+    """
+    parent = list(range(len(inbound)))
+    reasons: dict[int, list[str]] = {}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int, why: str) -> None:
+        ri, rj = find(i), find(j)
+        if ri == rj:
+            return
+        parent[rj] = ri
+        reasons.setdefault(ri, []).extend([*reasons.pop(rj, []), why])
+
+    # 1. Identifiers: one work key (exact identifier, arXiv versions, arXiv DataCite DOIs).
+    first_by_key: dict[str, tuple[int, Identifier]] = {}
+    for i, obs in enumerate(inbound):
+        for ident in obs.citing.identifiers:
+            key = work_key(ident)
+            if key in first_by_key:
+                j, other = first_by_key[key]
+                union(j, i, _link_reason(other, ident))
+            else:
+                first_by_key[key] = (i, ident)
+    # 2. Relations a source asserted (preprint of / has preprint / version of).
+    for i, obs in enumerate(inbound):
+        for rel in obs.citing.related:
+            hit = first_by_key.get(work_key(rel.identifier))
+            if hit is None:
+                continue
+            if rel.kind in (RelationKind.PREPRINT_OF, RelationKind.HAS_PREPRINT):
+                why = f"preprint and published version ({rel.kind.value} {rel.identifier}"
+            else:
+                why = f"versions of one work ({rel.kind.value} {rel.identifier}"
+            why += f", asserted by {rel.source})" if rel.source else ")"
+            union(hit[0], i, why)
+    # 3. Same title (at least four words) and year, and a shared author family name.
+    by_title: dict[str, list[int]] = {}
+    for i, obs in enumerate(inbound):
+        title = _norm_title(obs.citing.title)
+        # Generic short titles ("Editorial", "Reply to comment") are never matched on title.
+        if len(title.split()) >= 4:
+            by_title.setdefault(title, []).append(i)
+    lookalikes: dict[int, list[tuple[int, str]]] = {}
+    for members in by_title.values():
+        for pos, i in enumerate(members):
+            pi = inbound[i].citing
+            for j in members[:pos]:
+                pj = inbound[j].citing
+                if find(i) == find(j):
+                    continue
+                shared = sorted(_families(pi) & _families(pj))
+                if pi.year is not None and pi.year == pj.year and shared:
+                    union(j, i, f"same title and year ({pi.year}) and shared author {shared[0]}")
+                    continue
+                pos_i, pos_j = inbound[i].position, inbound[j].position
+                years_clash = pi.year is not None and pj.year is not None and pi.year != pj.year
+                authors_clash = bool(_families(pi) and _families(pj)) and not shared
+                if pos_i is not None and pos_i == pos_j and not years_clash and not authors_clash:
+                    # One title citing this paper at the same reference number: the seed's "same
+                    # citing paper seen twice" (two link tables, two states), not two papers.
+                    union(j, i, f"same title and same reference number ({pos_i}) citing this paper")
+                    continue
+                if pi.year is None or pj.year is None:
+                    why = "year unknown"
+                elif pi.year != pj.year:
+                    why = f"years differ ({pj.year}, {pi.year})"
+                elif not _families(pi) or not _families(pj):
+                    why = "author list unknown"
+                else:
+                    why = "no shared author"
+                lookalikes.setdefault(i, []).append((j, why))
+                lookalikes.setdefault(j, []).append((i, why))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(inbound)):
+        groups.setdefault(find(i), []).append(i)
+    works: list[CitingWork] = []
+    bests: dict[int, Paper] = {}
+    for root, members in groups.items():
+        papers = [inbound[i].citing for i in members]
+        best = max(papers, key=lambda p: (len(p.identifiers), bool(p.authors), bool(p.year)))
+        if len(papers) > 1:
+            # Every version's identifiers and areas (OpenAlex topics, arXiv categories, S2
+            # fields), so the area filter and lookups find the work by any of them.
+            best = attrs.evolve(
+                best,
+                identifiers=_unique(i for p in [best, *papers] for i in p.identifiers),
+                areas=_merge_names([p.areas for p in [best, *papers]]),
+            )
+        bests[root] = best
+    for root, members in sorted(groups.items(), key=lambda kv: kv[1][0]):
+        papers = [inbound[i].citing for i in members]
+        best = bests[root]
+        obs_ids = _merge_names([[inbound[i].id] for i in members])
+        srcs = _merge_names([[inbound[i].source] for i in members])
+        merged: list[str] = []
+        if len(members) > 1:
+            becauses = list(dict.fromkeys(reasons.get(root, []))) or ["identical citing paper"]
+            merged = [f"{len(members)} observations of one citing work: " + "; ".join(becauses)]
+        unlinked: dict[int, str] = {}
+        for i in members:
+            for k, apart in lookalikes.get(i, []):
+                their = find(k)
+                if their != root:
+                    # Named by its first observation: look-alikes can share a title key.
+                    first = inbound[groups[their][0]].id
+                    unlinked.setdefault(
+                        their,
+                        f"same title as the citing work of observation {first}, "
+                        f"not grouped ({apart}; no identifier, relation or shared author "
+                        "links them)",
+                    )
+        self_cite, shared_names = _shared_authors(paper, best)
+        measured: list[Measurement] = []
+        for p in papers:
+            for key in (p.key, *sorted(p.work_keys)):
+                for m in counts.get(key, []):
+                    if m not in measured:
+                        measured.append(m)
+        works.append(
+            CitingWork(
+                key=best.key,
+                paper=best,
+                observations=obs_ids,
+                sources=srcs,
+                grouping=tuple(merged),
+                self_citation=self_cite,
+                shared_authors=shared_names,
+                cited_by=tuple(measured),
+                unlinked=tuple(unlinked.values()),
+            )
+        )
+    return works
+
+
+#: How each source's first listed area is named in an area profile's explanation, keyed by
+#: source name. The wording belongs to the source's vocabulary (OpenAlex ranks topics and calls
+#: the first "primary", arXiv lists the primary category first, Semantic Scholar has fields of
+#: study), which only the source's name tells the ledger; an unlisted source gets the neutral
+#: "<name> first listed area". A table here rather than a hook on each adapter keeps the
+#: explanation text in one place, next to the code that derives the profiles.
+AREA_PLACEMENT_LABELS: Mapping[str, str] = {
+    "openalex": "OpenAlex primary topic",
+    "arxiv": "arXiv primary category",
+    "semanticscholar": "Semantic Scholar field of study",
+}
+
+
+def _derived_area_profiles(
+    works: Sequence[CitingWork],
+    descriptions: Sequence[Paper],
+    inbound: Sequence[Observation],
+    *,
+    offered: set[str],
+) -> list[AreaProfile]:
+    """Area profiles from the itemized citing papers, one per source that gave their areas.
+
+    Each citing paper counts once, in the first area its source lists (OpenAlex's primary
+    topic, arXiv's primary category); the paper's own placement is the first area the *same*
+    source gives it, so one vocabulary is compared with itself. Sources that already offered
+    a profile (through ``area_profile()``) are left alone.
+    """
+    by_id = {o.id: o for o in inbound}
+    out: list[AreaProfile] = []
+    sources = _merge_names(w.sources for w in works)
+    for src in sources:
+        if src in offered:
+            continue
+        counts: dict[str, int] = {}
+        observed: dt.datetime | None = None
+        for w in works:
+            mine = [by_id[i] for i in w.observations if i in by_id and by_id[i].source == src]
+            areas = next((o.citing.areas for o in mine if o.citing.areas), ())
+            if not areas:
+                continue
+            counts[areas[0]] = counts.get(areas[0], 0) + 1
+            latest = max(o.observed for o in mine)
+            observed = latest if observed is None else max(observed, latest)
+        own = next((d for d in descriptions if d.source == src), None)
+        if not counts or observed is None or own is None or not own.areas:
+            # Without the same source's placement of the paper there is nothing to compare.
+            continue
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append(
+            AreaProfile(
+                source=src,
+                observed=observed,
+                citing=ranked,
+                own_placement=own.areas[0],
+                placement_method=AREA_PLACEMENT_LABELS.get(src, f"{src} first listed area"),
+            )
+        )
+    return out

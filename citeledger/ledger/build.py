@@ -1,0 +1,827 @@
+"""Building a :class:`~citeledger.ledger.CitationRecord`: :func:`build_record` and its phases.
+
+:func:`build_record` composes any set of sources into one record for one paper. The build runs
+in phases, each a function returning a small frozen result: the paper (:func:`_paper_phase`),
+its references resolved (:func:`_outbound_phase`), who cites it (:func:`_inbound_phase`), the
+paper-page facts sources offer (:func:`_page_phase`), distinct citing works
+(:func:`_citing_phase`), external measurements (:func:`_measurement_phase`), standing notices one
+hop out (:func:`_notice_phase`) and the coverage vector (:func:`_coverage_phase`). Sources that
+fail, lack a capability or stop paging early never abort the record: the coverage vector says
+what was measured, and :attr:`CitationRecord.reports` keeps every source call's outcome.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+import attrs
+from attrs import frozen
+
+from citeledger._progress import Progress, progress_callback
+from citeledger.errors import InvalidIdentifier
+from citeledger.identifiers import Identifier, parse_identifier
+from citeledger.ledger._calls import (
+    _Caller,
+    _capabilities,
+    _iterate,
+    _not_found,
+    _provenance,
+    _SourceCandidates,
+    _with_memo_transport,
+)
+from citeledger.ledger._citing import (
+    _derived_area_profiles,
+    _group_citing,
+)
+from citeledger.ledger._coverage import (
+    _inbound_coverage,
+    _measurement_coverage,
+    _notice_coverage,
+    _ref_coverage,
+    _unreadable_references,
+)
+from citeledger.ledger._disagreements import (
+    _citing_count_disagreement,
+    _measurement_disagreements,
+    _notice_disagreement,
+    _paper_disagreements,
+)
+from citeledger.ledger._papers import _after, _best_identifier, _merge_papers, _retraction_date
+from citeledger.ledger.record import (
+    LINK_UNAVAILABLE,
+    CitationRecord,
+    Claim,
+    Disagreement,
+    ObservationNotice,
+    Outcome,
+    SourceIdentity,
+    SourceReport,
+    WorkNotices,
+)
+from citeledger.model import (
+    Coverage,
+    CoverageState,
+    Direction,
+    Facet,
+    NoticeCheck,
+    NoticeStatus,
+    Observation,
+    Paper,
+    utc,
+)
+from citeledger.page import CountedCitation
+from citeledger.resolve import Resolver
+from citeledger.sources import Capability, Paged, Source, SourceRegistry, describe_unreadable
+from citeledger.sources._protocols import (
+    AreaProfileSource,
+    CitationSource,
+    CitedByYearSource,
+    CitingCountsSource,
+    CountedCitationSource,
+    CountSource,
+    EventSource,
+    ObservationIdSource,
+    PaperSource,
+    ReferenceSource,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from citeledger.model import Measurement, Reference
+    from citeledger.page import AreaProfile, CitedByYear, CitingWork
+
+__all__ = ["build_record"]
+
+
+def build_record(
+    paper_id: Identifier | str,
+    sources: Iterable[Source] | SourceRegistry | Source,
+    *,
+    resolver: Resolver | None = None,
+    now: dt.datetime | str | None = None,
+    inbound_cap: int | None = None,
+    network: bool = False,
+    progress: Progress = None,
+) -> CitationRecord:
+    """Compose what ``sources`` say about one paper into a :class:`CitationRecord`.
+
+    Nothing a source does aborts the record: a failure, a missing capability, an error while
+    paging or an unknown paper becomes a :class:`SourceReport` and a coverage entry that says what
+    could not be measured and why. Everything fetched is kept.
+
+    Within one call each distinct request is sent once (sources that offer
+    ``with_transport()`` send through a per-build memo), and each (source, capability,
+    identifier) is asked once; nothing is remembered between calls.
+
+    Args:
+        paper_id: The paper (an identifier or any string :func:`~citeledger.parse_identifier`
+            accepts). A malformed id still gives a record, which says so.
+        sources: Source instances (or a :class:`~citeledger.SourceRegistry`); asked in order.
+        resolver: Resolves the paper's references (a :class:`~citeledger.Resolver` over your
+            catalog). Default: an empty catalog, so nothing verifies without ``network``.
+        now: The record's "as of" time (aware); default the current UTC time.
+        inbound_cap: Itemize at most this many inbound observations per source (the disclosed
+            page cap).
+        network: Also resolve references against candidates from the sources' identifier lookups
+            and searches (verified by the resolver's same rules).
+        progress: ``None`` (quiet), ``True`` (a tqdm bar when interactive) or ``fn(done, total)``;
+            ``done`` counts source calls, references resolved and inbound observations
+            received; ``total`` is None (how many citing papers there are is only known once the
+            sources have been paged).
+
+    Returns:
+        The record.
+
+    .. versionadded:: 0.1.0
+    .. versionchanged:: 0.1.0
+       ``progress``; one request per distinct request and one call per (source, capability,
+       identifier) within a build.
+    """
+    built = utc(now) if now is not None else dt.datetime.now(dt.UTC)
+    if inbound_cap is not None and inbound_cap < 0:
+        raise ValueError("inbound_cap must be >= 0")
+    given = _as_sources(sources)
+    requested = paper_id if isinstance(paper_id, str) else str(paper_id)
+    try:
+        ident = parse_identifier(paper_id) if isinstance(paper_id, str) else paper_id
+    except InvalidIdentifier as exc:
+        return _malformed_record(
+            requested, exc, srcs=given, built=built, cap=inbound_cap, network=network
+        )
+    advance, close = progress_callback(progress, total=None, desc="building record")
+    try:
+        return _build(
+            ident,
+            requested,
+            [_with_memo_transport(s) for s in given],
+            resolver=resolver,
+            built=built,
+            inbound_cap=inbound_cap,
+            network=network,
+            advance=advance,
+        )
+    finally:
+        close()
+
+
+def _as_sources(sources: Iterable[Source] | SourceRegistry | Source) -> list[Source]:
+    if isinstance(sources, SourceRegistry):
+        return [sources.load(n) for n in sources.names()]
+    if isinstance(sources, Source) and not isinstance(sources, (list, tuple)):
+        return [sources]
+    return list(sources)
+
+
+# ============================================================================ the phases
+
+
+@frozen(kw_only=True)
+class _PaperPhase:
+    """The paper: each source's description, their merge, and what they disagree on."""
+
+    descriptions: tuple[Paper, ...]
+    paper: Paper
+    #: The paper as it is cited in outbound observations (identifiers, title, year, date).
+    light: Paper
+    disagreements: tuple[Disagreement, ...]
+
+
+def _paper_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _PaperPhase:
+    descriptions: list[Paper] = []
+    for src in srcs:
+        fn = src.paper if isinstance(src, PaperSource) else None
+        ok, p, _ = caller.call(src, Capability.PAPER, "paper", fn, ident)
+        if ok and p is None:
+            caller.reports.append(
+                SourceReport(source=src.name, capability="paper", outcome=Outcome.NOT_FOUND)
+            )
+        elif ok and p is not None:
+            desc = p if p.source else attrs.evolve(p, source=src.name)
+            descriptions.append(desc)
+            caller.reports.append(
+                SourceReport(source=src.name, capability="paper", outcome=Outcome.OK, fetched=1)
+            )
+    paper = _merge_papers(ident, descriptions)
+    light = Paper(
+        identifiers=paper.identifiers, title=paper.title, year=paper.year, date=paper.date
+    )
+    return _PaperPhase(
+        descriptions=tuple(descriptions),
+        paper=paper,
+        light=light,
+        disagreements=tuple(_paper_disagreements(descriptions, str(ident))),
+    )
+
+
+@frozen(kw_only=True)
+class _OutboundPhase:
+    """The paper's reference lists, each reference resolved into an outbound observation."""
+
+    ref_lists: tuple[tuple[Source, tuple[Reference, ...]], ...]
+    #: Per listing source, the tables or endpoints that answered.
+    names: tuple[tuple[str, ...], ...]
+    observations: tuple[Observation, ...]
+    total: int
+    resolve_failures: tuple[str, ...]
+
+
+def _outbound_phase(
+    ident: Identifier,
+    srcs: Sequence[Source],
+    caller: _Caller,
+    *,
+    light: Paper,
+    resolver: Resolver | None,
+    network: bool,
+    built: dt.datetime,
+) -> _OutboundPhase:
+    ref_lists: list[tuple[Source, tuple[Reference, ...]]] = []
+    names: list[tuple[str, ...]] = []
+    for src in srcs:
+        fn = src.references if isinstance(src, ReferenceSource) else None
+        ok, got, _ = caller.call(src, Capability.REFERENCES, "references", fn, ident)
+        if ok:
+            refs = tuple(got or [])
+            ref_lists.append((src, refs))
+            names.append(_provenance(src, ident, Capability.REFERENCES))
+            unread = _unreadable_references(src.name, refs)
+            caller.reports.append(
+                SourceReport(
+                    source=src.name,
+                    capability="references",
+                    outcome=Outcome.PARTIAL if unread else Outcome.OK,
+                    fetched=len(refs) - len(unread),
+                    total=len(refs),
+                    unreadable=unread,
+                )
+            )
+    base = resolver if resolver is not None else Resolver([])
+    if network:
+        providers = [_SourceCandidates(s, caller) for s in srcs]
+        active = Resolver(None, config=base.config, providers=(*base.providers, *providers))
+    else:
+        active = base
+    outbound: list[Observation] = []
+    total = 0
+    failures: list[str] = []
+    for src, refs in ref_lists:
+        total += len(refs)
+        for ref in refs:
+            try:
+                res = active.resolve(ref)
+            except Exception as exc:  # one bad reference must not cost the others
+                failures.append(f"reference {ref.position}: {type(exc).__name__}: {exc}")
+                continue
+            finally:
+                caller.advance(1)
+            outbound.append(
+                Observation(
+                    direction=Direction.OUTBOUND,
+                    citing=light,
+                    cited=res.target,
+                    position=ref.position,
+                    reference=ref,
+                    resolution=res,
+                    source=src.name,
+                    observed=built,
+                )
+            )
+    return _OutboundPhase(
+        ref_lists=tuple(ref_lists),
+        names=tuple(names),
+        observations=tuple(outbound),
+        total=total,
+        resolve_failures=tuple(failures),
+    )
+
+
+@frozen(kw_only=True)
+class _Listing:
+    """One source's listing of citing papers, drained (up to the disclosed page cap)."""
+
+    observations: tuple[Observation, ...]
+    #: (citing work key, its own count) pairs that rode with the listing.
+    counts: tuple[tuple[str, Measurement], ...]
+    names: tuple[str, ...]
+    #: What there was to measure at this source, when it can be told.
+    total: int | None
+    announced: int | None
+    reasons: tuple[str, ...]
+
+
+def _listing(
+    src: Source,
+    ident: Identifier,
+    caller: _Caller,
+    *,
+    cap: int | None,
+) -> _Listing | None:
+    """Ask one source who cites the paper; None when it was not measured at all."""
+    # A source that offers each citing work's own count is asked for that listing instead.
+    fn: Callable[..., Any] | None
+    if isinstance(src, CountedCitationSource):
+        method, fn = "citations_with_counts", src.citations_with_counts
+    else:
+        method, fn = "citations", src.citations if isinstance(src, CitationSource) else None
+    ok, it, _ = caller.call(src, Capability.CITATIONS, method, fn, ident, memo=False)
+    if not ok or it is None:
+        return None
+    raw, capped, error, complete = _iterate(it, cap, caller.advance)
+    announced = it.total if isinstance(it, Paged) else None
+    unread = tuple(it.skipped) if isinstance(it, Paged) else ()
+    items: list[Observation] = []
+    counts: list[tuple[str, Measurement]] = []
+    for item in raw:
+        if isinstance(item, CountedCitation):
+            items.append(item.observation)
+            counts.extend((item.observation.citing.key, m) for m in item.cited_by)
+        else:
+            items.append(item)
+    fetched = len(items)
+    if error is not None and fetched == 0:
+        # Nothing came before the failure: the listing was not measured at all. A 404 on the
+        # first page means the source does not know the work, not "partial, 0 received".
+        caller.reports.append(
+            SourceReport(
+                source=src.name,
+                capability="citations",
+                outcome=Outcome.NOT_FOUND if _not_found(error) else Outcome.ERROR,
+                error=error.message,
+                error_type=type(error).__name__,
+                unreadable=unread,
+            )
+        )
+        return None
+    # Unreadable items were sent, so they count toward what there is to measure.
+    sent = fetched + len(unread)
+    total = announced if announced is not None else (sent if complete and not capped else None)
+    if total is not None and total < sent:
+        total = sent
+    outcome = (
+        Outcome.OK if complete and error is None and not capped and not unread else Outcome.PARTIAL
+    )
+    caller.reports.append(
+        SourceReport(
+            source=src.name,
+            capability="citations",
+            outcome=outcome,
+            fetched=fetched,
+            total=announced,
+            capped=capped,
+            error=(error.message if error is not None else None),
+            error_type=(type(error).__name__ if error is not None else None),
+            unreadable=unread,
+        )
+    )
+    reasons: list[str] = []
+    if unread:
+        reasons.append(
+            f"{src.name}: citing-paper items received but not itemized: "
+            + describe_unreadable(unread)
+        )
+    if capped:
+        reasons.append(f"{src.name}: stopped at the disclosed page cap of {cap:,}")
+    if error is not None:
+        reasons.append(
+            f"{src.name}: paging stopped after {fetched:,} by "
+            f"{type(error).__name__} ({error.message})"
+        )
+    elif not capped and announced is not None and sent < announced:
+        reasons.append(
+            f"{src.name} itemizes {fetched:,} of the {announced:,} citing papers it counts"
+        )
+    return _Listing(
+        observations=tuple(items),
+        counts=tuple(counts),
+        names=_provenance(src, ident, Capability.CITATIONS),
+        total=total,
+        announced=announced,
+        reasons=tuple(reasons),
+    )
+
+
+@frozen(kw_only=True)
+class _InboundPhase:
+    """Who cites the paper: every source's listing, the very same observation kept once."""
+
+    observations: tuple[Observation, ...]
+    names: tuple[tuple[str, ...], ...]
+    reasons: tuple[str, ...]
+    #: The sum of the sources' totals; None when one source's total cannot be told.
+    total: int | None
+    #: What each source announced (compared, never added, across sources).
+    announced: tuple[Claim, ...]
+    counts: tuple[tuple[str, Measurement], ...]
+
+
+def _inbound_phase(
+    ident: Identifier,
+    srcs: Sequence[Source],
+    caller: _Caller,
+    *,
+    cap: int | None,
+    built: dt.datetime,
+) -> _InboundPhase:
+    inbound: list[Observation] = []
+    seen: set[Observation] = set()
+    names: list[tuple[str, ...]] = []
+    reasons: list[str] = []
+    total: int | None = 0
+    announced: list[Claim] = []
+    counts: list[tuple[str, Measurement]] = []
+    for src in srcs:
+        listing = _listing(src, ident, caller, cap=cap)
+        if listing is None:
+            continue
+        counts.extend(listing.counts)
+        repeated = 0
+        for obs in listing.observations:
+            if obs in seen:
+                repeated += 1  # the very same observation again (paging overlap): kept once
+                continue
+            seen.add(obs)
+            inbound.append(obs)
+        names.append(listing.names)
+        if listing.announced is not None:
+            announced.append(Claim(source=src.name, value=f"{listing.announced:,}", observed=built))
+        total = None if total is None or listing.total is None else total + listing.total
+        reasons.extend(listing.reasons)
+        if repeated:
+            reasons.append(f"{src.name}: {repeated:,} repeated observations kept once")
+    return _InboundPhase(
+        observations=tuple(inbound),
+        names=tuple(names),
+        reasons=tuple(reasons),
+        total=total,
+        announced=tuple(announced),
+        counts=tuple(counts),
+    )
+
+
+@frozen(kw_only=True)
+class _PagePhase:
+    """The paper-page facts sources offer beside their listings."""
+
+    source_ids: tuple[SourceIdentity, ...]
+    counts: tuple[tuple[str, Measurement], ...]
+    cited_by_year: tuple[CitedByYear, ...]
+    area_profiles: tuple[AreaProfile, ...]
+    #: Sources that offered their own area profile.
+    profiled: frozenset[str]
+
+
+def _page_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _PagePhase:
+    """Ask every source offering them for the optional paper-page facts.
+
+    Asked of every source (a source may offer a per-year series without itemizing citing
+    papers); no capability gates them, so their outcomes are reported under the method's name.
+    """
+    source_ids: list[SourceIdentity] = []
+    counts: list[tuple[str, Measurement]] = []
+    cited_by_year: list[CitedByYear] = []
+    profiles: list[AreaProfile] = []
+    profiled: set[str] = set()
+    for src in srcs:
+        if isinstance(src, ObservationIdSource):
+            ok, ids, _ = caller.call(src, None, "observation_ids", src.observation_ids, ident)
+            if ok and ids:
+                source_ids.extend(
+                    SourceIdentity(observation=k, source=src.name, source_id=v)
+                    for k, v in ids.items()
+                )
+        if isinstance(src, CitingCountsSource):
+            ok, by_key, _ = caller.call(src, None, "citing_counts", src.citing_counts, ident)
+            if ok and by_key:
+                counts.extend(by_key.items())
+        if isinstance(src, CitedByYearSource):
+            ok, series, _ = caller.call(src, None, "cited_by_year", src.cited_by_year, ident)
+            if ok and series:
+                cited_by_year.append(series)
+        if isinstance(src, AreaProfileSource):
+            ok, profile, _ = caller.call(src, None, "area_profile", src.area_profile, ident)
+            if ok and profile:
+                profiles.append(profile)
+                profiled.add(src.name)
+    return _PagePhase(
+        source_ids=tuple(source_ids),
+        counts=tuple(counts),
+        cited_by_year=tuple(cited_by_year),
+        area_profiles=tuple(profiles),
+        profiled=frozenset(profiled),
+    )
+
+
+@frozen(kw_only=True)
+class _CitingPhase:
+    """Distinct citing works, the area profiles, and what the inbound sources disagree on."""
+
+    works: tuple[CitingWork, ...]
+    area_profiles: tuple[AreaProfile, ...]
+    disagreements: tuple[Disagreement, ...]
+
+
+def _citing_phase(
+    paper: _PaperPhase, inbound: _InboundPhase, page: _PagePhase, subject: str
+) -> _CitingPhase:
+    disagreements: list[Disagreement] = []
+    if len({c.value for c in inbound.announced}) > 1:
+        disagreements.append(
+            Disagreement(topic="citing-paper total", subject=subject, claims=inbound.announced)
+        )
+    cby_totals = [
+        Claim(source=c.source, value=f"{c.total:,}", observed=c.observed)
+        for c in page.cited_by_year
+    ]
+    if len({c.value for c in cby_totals}) > 1:
+        disagreements.append(
+            Disagreement(topic="cited-by per year total", subject=subject, claims=tuple(cby_totals))
+        )
+    counts: dict[str, list[Measurement]] = {}
+    for key, m in (*inbound.counts, *page.counts):
+        counts.setdefault(key, []).append(m)
+    works = _group_citing(paper.paper, inbound.observations, counts)
+    for w in works:
+        dis = _citing_count_disagreement(w)
+        if dis is not None:
+            disagreements.append(dis)
+    derived = _derived_area_profiles(
+        works, paper.descriptions, inbound.observations, offered=set(page.profiled)
+    )
+    return _CitingPhase(
+        works=tuple(works),
+        area_profiles=(*page.area_profiles, *derived),
+        disagreements=tuple(disagreements),
+    )
+
+
+@frozen(kw_only=True)
+class _MeasurementPhase:
+    """External citation counts, each naming its source, and the sources that failed."""
+
+    measurements: tuple[Measurement, ...]
+    failures: tuple[str, ...]
+    disagreements: tuple[Disagreement, ...]
+
+
+def _measurement_phase(
+    ident: Identifier, srcs: Sequence[Source], caller: _Caller
+) -> _MeasurementPhase:
+    measurements: list[Measurement] = []
+    failures: list[str] = []
+    for src in srcs:
+        fn = src.citation_counts if isinstance(src, CountSource) else None
+        ok, ms, failure = caller.call(src, Capability.CITATION_COUNTS, "citation_counts", fn, ident)
+        if ok:
+            got = list(ms or [])
+            measurements.extend(got)
+            caller.reports.append(
+                SourceReport(
+                    source=src.name,
+                    capability="citation_counts",
+                    outcome=Outcome.OK,
+                    fetched=len(got),
+                )
+            )
+        elif failure is not None and failure.outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
+            failures.append(failure.describe())
+    return _MeasurementPhase(
+        measurements=tuple(measurements),
+        failures=tuple(failures),
+        disagreements=tuple(_measurement_disagreements(measurements, str(ident))),
+    )
+
+
+@frozen(kw_only=True)
+class _NoticePhase:
+    """Standing notices one hop out: each observation's cited work checked once."""
+
+    notices: tuple[ObservationNotice, ...]
+    work_notices: tuple[WorkNotices, ...]
+    disagreements: tuple[Disagreement, ...]
+    #: Whether any source offers events at all.
+    any_source: bool
+
+
+class _WorkChecker:
+    """Checks each cited work once, with every source that offers events."""
+
+    def __init__(self, srcs: Sequence[Source], caller: _Caller) -> None:
+        self.sources = [
+            s for s in srcs if (caps := _capabilities(s)) is None or Capability.EVENTS in caps
+        ]
+        self.caller = caller
+        self.checked: dict[str, WorkNotices] = {}
+        self.disagreements: list[Disagreement] = []
+
+    def __call__(self, target: Paper) -> WorkNotices:
+        key = target.key
+        if key in self.checked:
+            return self.checked[key]
+        target_id = _best_identifier(target)
+        checks: list[NoticeCheck] = []
+        if target_id is None:
+            outcome = NoticeCheck.unavailable("the cited work has no identifier to check")
+        else:
+            for src in self.sources:
+                fn = src.events if isinstance(src, EventSource) else None
+                ok, check, failure = self.caller.call(
+                    src, Capability.EVENTS, "events", fn, target_id, subject=str(target_id)
+                )
+                if ok and check is not None:
+                    checks.append(check)
+                elif failure is not None and failure.outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
+                    checks.append(
+                        NoticeCheck.unavailable(
+                            f"{failure.source}: {failure.error_type or failure.outcome.value}: "
+                            f"{failure.error}",
+                            sources=(src.name,),
+                            subject=target_id,
+                        )
+                    )
+            outcome = NoticeCheck.combine(checks, target_id)
+        wn = WorkNotices(work=key, subject=target_id, checks=tuple(checks), outcome=outcome)
+        self.checked[key] = wn
+        dis = _notice_disagreement(key, checks)
+        if dis is not None:
+            self.disagreements.append(dis)
+        return wn
+
+
+def _notice_phase(
+    srcs: Sequence[Source],
+    caller: _Caller,
+    *,
+    paper: Paper,
+    observations: Iterable[Observation],
+) -> _NoticePhase:
+    check_work = _WorkChecker(srcs, caller)
+    notices: list[ObservationNotice] = []
+    for obs in observations:
+        if obs.resolution is not None:
+            target = obs.resolution.target
+        else:
+            target = obs.cited if obs.cited is not None and obs.cited.identifiers else None
+        if target is None:
+            notices.append(
+                ObservationNotice(
+                    observation=obs.id, check=NoticeCheck.unavailable(LINK_UNAVAILABLE)
+                )
+            )
+            continue
+        wn = check_work(target)
+        retracted, when = _retraction_date(wn.outcome)
+        if wn.outcome.status is NoticeStatus.UNAVAILABLE:
+            after: bool | None = None
+        elif not retracted:
+            after = False
+        else:
+            citing = paper if obs.direction is Direction.OUTBOUND else obs.citing
+            after = _after(citing, when)
+        notices.append(
+            ObservationNotice(
+                observation=obs.id, work=wn.work, check=wn.outcome, after_retraction=after
+            )
+        )
+    return _NoticePhase(
+        notices=tuple(notices),
+        work_notices=tuple(check_work.checked.values()),
+        disagreements=tuple(check_work.disagreements),
+        any_source=bool(check_work.sources),
+    )
+
+
+def _coverage_phase(
+    *,
+    outbound: _OutboundPhase,
+    inbound: _InboundPhase,
+    measured: _MeasurementPhase,
+    notices: _NoticePhase,
+    reports: Sequence[SourceReport],
+    cap: int | None,
+    built: dt.datetime,
+) -> tuple[Coverage, ...]:
+    return (
+        _ref_coverage(
+            outbound=outbound.observations,
+            total=outbound.total,
+            ref_lists=outbound.ref_lists,
+            names=outbound.names,
+            reports=reports,
+            resolve_failures=outbound.resolve_failures,
+            built=built,
+        ),
+        _notice_coverage(notices.notices, reports, notices.any_source),
+        _inbound_coverage(
+            inbound=inbound.observations,
+            total=inbound.total,
+            names=inbound.names,
+            reports=reports,
+            reasons=inbound.reasons,
+            cap=cap,
+        ),
+        _measurement_coverage(measured.measurements, measured.failures, reports),
+    )
+
+
+def _build(
+    ident: Identifier,
+    requested: str,
+    srcs: list[Source],
+    *,
+    resolver: Resolver | None,
+    built: dt.datetime,
+    inbound_cap: int | None,
+    network: bool,
+    advance: Callable[[int], None],
+) -> CitationRecord:
+    reports: list[SourceReport] = []
+    caller = _Caller(reports, advance)
+    subject = str(ident)
+    paper = _paper_phase(ident, srcs, caller)
+    outbound = _outbound_phase(
+        ident, srcs, caller, light=paper.light, resolver=resolver, network=network, built=built
+    )
+    inbound = _inbound_phase(ident, srcs, caller, cap=inbound_cap, built=built)
+    page = _page_phase(ident, srcs, caller)
+    citing = _citing_phase(paper, inbound, page, subject)
+    measured = _measurement_phase(ident, srcs, caller)
+    notices = _notice_phase(
+        srcs,
+        caller,
+        paper=paper.paper,
+        observations=(*outbound.observations, *inbound.observations),
+    )
+    coverage = _coverage_phase(
+        outbound=outbound,
+        inbound=inbound,
+        measured=measured,
+        notices=notices,
+        reports=reports,
+        cap=inbound_cap,
+        built=built,
+    )
+    return CitationRecord(
+        requested=requested,
+        paper=paper.paper,
+        built=built,
+        paper_descriptions=paper.descriptions,
+        coverage=coverage,
+        outbound=outbound.observations,
+        outbound_total=outbound.total,
+        inbound=inbound.observations,
+        citing_works=citing.works,
+        notices=notices.notices,
+        work_notices=notices.work_notices,
+        measurements=measured.measurements,
+        disagreements=(
+            *paper.disagreements,
+            *citing.disagreements,
+            *measured.disagreements,
+            *notices.disagreements,
+        ),
+        reports=tuple(reports),
+        cited_by_year=page.cited_by_year,
+        area_profiles=citing.area_profiles,
+        source_ids=page.source_ids,
+        inbound_cap=inbound_cap,
+        network=network,
+    )
+
+
+def _malformed_record(
+    requested: str,
+    exc: InvalidIdentifier,
+    *,
+    srcs: Sequence[Source],
+    built: dt.datetime,
+    cap: int | None,
+    network: bool,
+) -> CitationRecord:
+    reason = f"the paper id is malformed ({exc.reason}); no source was asked"
+    reports = [
+        SourceReport(
+            source=s.name,
+            capability="paper",
+            outcome=Outcome.SKIPPED,
+            error=reason,
+            error_type=type(exc).__name__,
+        )
+        for s in srcs
+    ]
+    coverage = tuple(
+        Coverage(facet=f, measured=0, total=None, state=CoverageState.UNAVAILABLE, reason=reason)
+        for f in Facet
+    )
+    return CitationRecord(
+        requested=requested,
+        paper=Paper(),
+        built=built,
+        coverage=coverage,
+        reports=tuple(reports),
+        inbound_cap=cap,
+        network=network,
+    )

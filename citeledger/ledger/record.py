@@ -1,0 +1,693 @@
+"""The paper citation record's values: :class:`CitationRecord` and its small parts.
+
+Pure values (frozen attrs classes) with their lookups and renderings; building a record is
+:mod:`citeledger.ledger.build`'s job. A citation records a reference. It does not transfer a
+finding from one paper to another.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import json
+from typing import TYPE_CHECKING, Any
+
+from attrs import field, frozen
+
+from citeledger.errors import CiteledgerError, DeserializationError, InvalidIdentifier
+from citeledger.identifiers import ArxivId, Identifier, Scheme, parse_identifier, work_key
+from citeledger.model import (
+    Coverage,
+    Facet,
+    Measurement,
+    NoticeCheck,
+    Observation,
+    Paper,
+    ResolutionState,
+    _opt_utc,  # the model's own converter
+    utc,
+)
+from citeledger.page import (
+    AreaProfile,
+    CitedByYear,
+    CitingWork,
+    YearCount,
+    year_series,
+)
+
+# ``_json``: the one JSON reader turning every failure into a DeserializationError.
+from citeledger.serialize import _json, make_converter, structure
+from citeledger.sources import UnreadableItem, describe_unreadable
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    import pandas as pd
+
+__all__ = [
+    "LINK_UNAVAILABLE",
+    "PRINCIPLE",
+    "SCHEMA",
+    "CitationRecord",
+    "Claim",
+    "Disagreement",
+    "ObservationNotice",
+    "Outcome",
+    "Reconciliation",
+    "SourceIdentity",
+    "SourceReport",
+    "StateCount",
+    "WorkNotices",
+]
+
+#: The schema tag of the record's JSON form.
+SCHEMA = "citeledger.paper-citation-record.v1"
+#: The ledger's principle, printed in every rendering.
+PRINCIPLE = (
+    "A citation records a reference. It does not transfer a finding from one paper to another."
+)
+#: The reason given when an observation has no link to a canonical cited work.
+LINK_UNAVAILABLE = "canonical work link unavailable"
+
+
+class Outcome(enum.StrEnum):
+    """What happened when the builder asked a source for something."""
+
+    OK = "ok"
+    #: The source answered but stopped early (an error mid-paging, or the disclosed page cap).
+    PARTIAL = "partial"
+    #: The source does not know the work (a None paper, a 404).
+    NOT_FOUND = "not_found"
+    #: The source lacks the capability.
+    UNSUPPORTED = "unsupported"
+    #: The source failed (after its transport's retries).
+    ERROR = "error"
+    #: The builder did not ask (e.g. the paper id is malformed).
+    SKIPPED = "skipped"
+
+
+def _unreadable_items(items: Iterable[UnreadableItem]) -> tuple[UnreadableItem, ...]:
+    return tuple(items)
+
+
+@frozen(kw_only=True)
+class SourceReport:
+    """One call the builder made to one source, and how it went. Nothing is dropped silently.
+
+    Args:
+        source: The source's name.
+        capability: What was asked ("paper", "references", "citations", ...).
+        outcome: How it went.
+        fetched: Items received (observations, references, measurements), when counted.
+        total: Items the source announced, when it did.
+        capped: Whether the disclosed page cap stopped the listing.
+        error: The error's message, when it failed.
+        error_type: The error's class name ("SourceTimeout").
+        subject: What was asked about (an identifier or work key), when not the record's paper.
+        unreadable: Items the source sent that could not be read (not counted in
+            ``fetched``), each with its position and reason.
+
+    .. versionchanged:: 0.1.0
+       ``unreadable``.
+    """
+
+    source: str
+    capability: str
+    outcome: Outcome = field(converter=Outcome)
+    fetched: int | None = None
+    total: int | None = None
+    capped: bool = False
+    error: str | None = None
+    error_type: str | None = None
+    subject: str | None = None
+    unreadable: tuple[UnreadableItem, ...] = field(default=(), converter=_unreadable_items)
+
+    def describe(self) -> str:
+        """One line: "openalex citations: error (SourceTimeout: read timed out)"."""
+        text = f"{self.source} {self.capability}"
+        if self.subject:
+            text += f" for {self.subject}"
+        text += f": {self.outcome.value.replace('_', ' ')}"
+        if self.fetched is not None:
+            text += f", {self.fetched:,} received"
+            if self.total is not None:
+                text += f" of {self.total:,} announced"
+        if self.unreadable:
+            text += ", " + describe_unreadable(self.unreadable)
+        if self.capped:
+            text += ", stopped at the disclosed page cap"
+        if self.error:
+            text += f" ({self.error_type}: {self.error})" if self.error_type else f" ({self.error})"
+        return text
+
+
+@frozen(kw_only=True)
+class StateCount:
+    """How many outbound observations reached one resolution state.
+
+    Args:
+        state: The state.
+        count: How many.
+    """
+
+    state: ResolutionState = field(converter=ResolutionState)
+    count: int = 0
+
+
+@frozen(kw_only=True)
+class WorkNotices:
+    """Every named source's event check for one cited work, and their combined outcome.
+
+    Args:
+        work: The work key checked.
+        subject: The identifier the sources were asked about.
+        checks: Each source's own check (errors become "unavailable" checks naming the source).
+        outcome: The combination: events found in any source, else none found in the sources
+            that answered, else unavailable with every reason. An error never reads as clean.
+    """
+
+    work: str
+    subject: Identifier | None = None
+    checks: tuple[NoticeCheck, ...] = ()
+    outcome: NoticeCheck
+
+
+@frozen(kw_only=True)
+class ObservationNotice:
+    """The standing-notice outcome for the cited work of one observation (one hop out).
+
+    Args:
+        observation: The observation's id.
+        work: The cited work's key; None when the observation has no canonical work link.
+        check: The outcome for that work, or "unavailable: canonical work link unavailable".
+        after_retraction: True when the citation was made after a retraction of the cited work;
+            False when before or when none was found; None when unknown.
+    """
+
+    observation: str
+    work: str | None = None
+    check: NoticeCheck
+    after_retraction: bool | None = None
+
+
+@frozen(kw_only=True)
+class Claim:
+    """What one source says in a disagreement.
+
+    Args:
+        source: Who says it.
+        value: What it says ("retraction found", "57").
+        observed: When, if known.
+    """
+
+    source: str
+    value: str
+    observed: dt.datetime | None = field(default=None, converter=_opt_utc)
+
+
+@frozen(kw_only=True)
+class Disagreement:
+    """Sources that say different things about the same thing, each claim with its source.
+
+    Args:
+        topic: What they disagree on ("retraction status", "cited_by count", "title").
+        subject: What it is about (a work key or identifier).
+        claims: Each source's claim.
+    """
+
+    topic: str
+    subject: str
+    claims: tuple[Claim, ...]
+
+    def describe(self) -> str:
+        """One line naming every source and its claim."""
+        said = "; ".join(
+            f"{c.source}: {c.value}" + (f" (observed {_z(c.observed)})" if c.observed else "")
+            for c in self.claims
+        )
+        return f"{self.topic} of {self.subject}: {said}"
+
+
+@frozen(kw_only=True)
+class SourceIdentity:
+    """A source's own id for an observation, kept next to citeledger's deterministic id.
+
+    Args:
+        observation: citeledger's deterministic observation id.
+        source: The source that issued the id.
+        source_id: The source's own id (the seed's observation UUIDs are these).
+    """
+
+    observation: str
+    source: str
+    source_id: str
+
+
+@frozen(kw_only=True)
+class Reconciliation:
+    """Cited-by per year versus the itemized citing works.
+
+    Args:
+        per_year_source: Whose per-year counts are compared ("itemized" when derived from the
+            itemized citing works themselves).
+        per_year_total: Their sum.
+        itemized: Distinct citing works itemized in the record.
+        agrees: Whether the two totals are equal.
+        explanation: Why they differ (or that they agree).
+    """
+
+    per_year_source: str
+    per_year_total: int
+    itemized: int
+    agrees: bool
+    explanation: str
+
+
+# ============================================================================ the record
+
+
+@frozen(kw_only=True)
+class CitationRecord:
+    """The paper citation record of one paper: what the named sources say, and how completely.
+
+    Build one with :func:`build_record`; read it back with :meth:`from_json`. Every list is a
+    tuple; every measurement and observation names its source and time.
+
+    Args:
+        requested: The paper id exactly as the caller gave it.
+        paper: The paper (merged: the first source's description, every source's identifiers).
+        built: When the record was built ("as of"), aware UTC.
+        paper_descriptions: Each source's own description of the paper, unmerged.
+        coverage: The coverage vector, one entry per :class:`~citeledger.Facet`.
+        outbound: One observation per (source, reference of the paper), resolved.
+        outbound_total: References the sources listed.
+        inbound: One observation per (source, citing work, reference position).
+        citing_works: Inbound observations grouped into distinct citing works.
+        notices: The standing-notice outcome for each observation's cited work.
+        work_notices: Each cited work's per-source checks and their combination.
+        measurements: External citation measurements, each with its source and date.
+        disagreements: What the sources disagree on, each claim with its source.
+        reports: Every source call and its outcome.
+        cited_by_year: Source-reported citing papers per year.
+        area_profiles: Source-reported area profiles.
+        source_ids: Sources' own ids of observations.
+        inbound_cap: The disclosed page cap of inbound itemization, if any.
+        network: Whether outbound references were also resolved against the sources.
+        schema: The schema tag.
+    """
+
+    requested: str
+    paper: Paper
+    built: dt.datetime = field(converter=utc)
+    paper_descriptions: tuple[Paper, ...] = ()
+    coverage: tuple[Coverage, ...] = ()
+    outbound: tuple[Observation, ...] = ()
+    outbound_total: int = 0
+    inbound: tuple[Observation, ...] = ()
+    citing_works: tuple[CitingWork, ...] = ()
+    notices: tuple[ObservationNotice, ...] = ()
+    work_notices: tuple[WorkNotices, ...] = ()
+    measurements: tuple[Measurement, ...] = ()
+    disagreements: tuple[Disagreement, ...] = ()
+    reports: tuple[SourceReport, ...] = ()
+    cited_by_year: tuple[CitedByYear, ...] = ()
+    area_profiles: tuple[AreaProfile, ...] = ()
+    source_ids: tuple[SourceIdentity, ...] = ()
+    inbound_cap: int | None = None
+    network: bool = False
+    schema: str = SCHEMA
+
+    def __attrs_post_init__(self) -> None:
+        if self.schema != SCHEMA:
+            raise DeserializationError(f"not a {SCHEMA} record", (f"schema: {self.schema!r}",))
+
+    # ------------------------------------------------------------------ lookups
+
+    def coverage_of(self, facet: Facet | str) -> Coverage:
+        """The coverage entry of ``facet``."""
+        wanted = Facet(facet)
+        for c in self.coverage:
+            if c.facet is wanted:
+                return c
+        raise KeyError(wanted.value)
+
+    def notice_for(self, observation_id: str) -> ObservationNotice | None:
+        """The standing-notice outcome of one observation."""
+        return self.notice_index().get(observation_id)
+
+    def notice_index(self) -> dict[str, ObservationNotice]:
+        """Standing-notice outcomes by observation id (build once for many lookups)."""
+        return {n.observation: n for n in self.notices}
+
+    def source_id(self, observation_id: str) -> str | None:
+        """The source's own id of an observation, when the source gave one."""
+        return self.source_id_index().get(observation_id)
+
+    def source_id_index(self) -> dict[str, str]:
+        """Sources' own ids by observation id (build once for many lookups)."""
+        return {s.observation: s.source_id for s in self.source_ids}
+
+    @property
+    def paper_label(self) -> str:
+        """How the paper is named in prose: "arXiv:2104.07857", "doi:10...."."""
+        ident = _primary_identifier(self.paper, self.requested)
+        if ident is None:
+            return self.requested
+        if ident.scheme is Scheme.ARXIV:
+            return f"arXiv:{_arxiv_base(ident)}"
+        return str(ident)
+
+    @property
+    def version_label(self) -> str:
+        """The id and version line: "2104.07857 v1"."""
+        ident = _primary_identifier(self.paper, self.requested)
+        if ident is None:
+            return self.requested
+        if ident.scheme is Scheme.ARXIV:
+            version = ident.version if isinstance(ident, ArxivId) else None
+            base = _arxiv_base(ident)
+            return f"{base} v{version}" if version else base
+        return ident.value
+
+    def resolution_counts(self) -> tuple[StateCount, ...]:
+        """Outbound observations per resolution state: all six states, always, in ledger order."""
+        counts = dict.fromkeys(ResolutionState, 0)
+        for obs in self.outbound:
+            if obs.state is not None:
+                counts[obs.state] += 1
+        return tuple(StateCount(state=s, count=n) for s, n in counts.items())
+
+    @property
+    def self_citations(self) -> tuple[CitingWork, ...]:
+        """Citing works that share an author with the paper."""
+        return tuple(w for w in self.citing_works if w.self_citation)
+
+    @property
+    def data_through(self) -> dt.date | None:
+        """The date the record's inbound data run to.
+
+        A source's stated data-through date when one gave it, else the day of the latest
+        inbound observation.
+        """
+        throughs = [c.through for c in self.cited_by_year if c.through is not None]
+        if throughs:
+            return max(throughs)
+        if self.inbound:
+            return max(o.observed for o in self.inbound).date()
+        return None
+
+    # ------------------------------------------------------------------ the paper page
+
+    @property
+    def citing_total(self) -> int:
+        """How many citing works the sources know of (M of "N most cited of M").
+
+        The distinct itemized citing works when every listing was complete; otherwise the larger
+        of those and the largest total a single source announced (totals of different sources
+        are never added).
+        """
+        listings = [r for r in self.reports if r.capability == "citations" and r.subject is None]
+        complete = all(
+            r.outcome is Outcome.OK and (r.total is None or r.fetched == r.total) for r in listings
+        )
+        if complete:
+            # Everything announced was itemized: distinct citing works are the count (two
+            # observations of one citing paper count once).
+            return len(self.citing_works)
+        announced = [r.total for r in listings if r.total]
+        return max([len(self.citing_works), *announced])
+
+    def per_year(self) -> tuple[YearCount, ...]:
+        """Citing papers per year over the full history, zero years kept.
+
+        The first source-reported series when there is one (it covers citing papers that are
+        not itemized), else one derived from the itemized citing works' years.
+        """
+        if self.cited_by_year:
+            return self.cited_by_year[0].series
+        years: dict[int, int] = {}
+        for w in self.citing_works:
+            if w.year is not None:
+                years[w.year] = years.get(w.year, 0) + 1
+        if not years:
+            return ()
+        last = self.data_through.year if self.data_through else None
+        first = min(years)
+        if self.paper.year is not None and self.paper.year < first:
+            first = self.paper.year
+        years.setdefault(first, 0)
+        return year_series((YearCount(year=y, count=c) for y, c in years.items()), last=last)
+
+    def reconciliation(self) -> Reconciliation:
+        """Whether cited-by per year matches the itemized total, and why not if not."""
+        itemized = len(self.citing_works)
+        if self.cited_by_year:
+            cby = self.cited_by_year[0]
+            total = cby.total
+            why = f"The per-year counts from {cby.source} total {total:,}"
+            notes = self._series_notes(cby)
+            if total == itemized:
+                why += ", as many as are itemized."
+            else:
+                reasons = self._itemization_shortfall()
+                why += f"; {itemized:,} citing works are itemized here"
+                why += f" because {reasons}." if reasons else "."
+            if notes:
+                why += " " + " ".join(notes)
+            return Reconciliation(
+                per_year_source=cby.source,
+                per_year_total=total,
+                itemized=itemized,
+                agrees=total == itemized and not notes,
+                explanation=why,
+            )
+        dated = sum(1 for w in self.citing_works if w.year is not None)
+        if dated == itemized:
+            why = f"Derived from the {itemized:,} itemized citing works' own years."
+            agrees = True
+        else:
+            why = (
+                f"Derived from the itemized citing works' own years; {itemized - dated:,} of "
+                f"{itemized:,} have no year, so the per-year counts total {dated:,}."
+            )
+            agrees = False
+        return Reconciliation(
+            per_year_source="itemized",
+            per_year_total=dated,
+            itemized=itemized,
+            agrees=agrees,
+            explanation=why,
+        )
+
+    def _series_notes(self, cby: CitedByYear) -> list[str]:
+        """Why a source's per-year series may not be the work's whole history."""
+        notes: list[str] = []
+        if cby.note:
+            notes.append(cby.note[0].upper() + cby.note[1:].rstrip(".") + ".")
+        if cby.source_total is not None and cby.source_total != cby.total:
+            diff = cby.source_total - cby.total
+            notes.append(
+                f"{cby.source}'s own total count is {cby.source_total:,}, "
+                + (
+                    f"{diff:,} more than its per-year counts: citations outside the years it bins."
+                    if diff > 0
+                    else f"{-diff:,} fewer than its per-year counts."
+                )
+            )
+        return notes
+
+    def _itemization_shortfall(self) -> str:
+        cov = self.coverage_of(Facet.INBOUND_ITEMIZATION)
+        return cov.reason or ""
+
+    def ranked_citing(
+        self,
+        *,
+        area: str | Iterable[str] | None = None,
+        limit: int | None = None,
+        source: str | None = None,
+    ) -> tuple[CitingWork, ...]:
+        """Citing works ranked by their own citation counts (most cited first).
+
+        Args:
+            area: Keep works in this area (or any of these areas): arXiv categories, OpenAlex
+                topics, whatever the sources give in ``Paper.areas``.
+            limit: Keep the first ``limit``.
+            source: Rank by this source's counts (default: the first source that gave any).
+                Counts of different sources are never mixed in one ranking.
+
+        Works without a count from the ranking source follow, in source order; ties keep the
+        source's order.
+        """
+        ranking = source if source is not None else self.ranking_source
+        wanted = {area} if isinstance(area, str) else (set(area) if area is not None else None)
+        works = [
+            w for w in self.citing_works if wanted is None or wanted.intersection(w.paper.areas)
+        ]
+
+        def key(item: tuple[int, CitingWork]) -> tuple[int, int, int]:
+            i, w = item
+            m = w.count(ranking) if ranking else None
+            return (0, -m.value, i) if m is not None else (1, 0, i)
+
+        ranked = [w for _, w in sorted(enumerate(works), key=key)]
+        return tuple(ranked if limit is None else ranked[:limit])
+
+    @property
+    def ranking_source(self) -> str | None:
+        """The source whose counts rank citing works: the first that gave a count."""
+        for w in self.citing_works:
+            for m in w.cited_by:
+                return m.source
+        return None
+
+    def citing_areas(self) -> tuple[tuple[str, int], ...]:
+        """Itemized citing works per area (most first), for filtering."""
+        counts: dict[str, int] = {}
+        for w in self.citing_works:
+            for a in w.paper.areas:
+                counts[a] = counts.get(a, 0) + 1
+        return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def citing_json(self, *, area: str | Iterable[str] | None = None) -> str:
+        """The whole ranked citing-paper list (optionally one area's) as JSON."""
+        rows = [
+            _citing_row(rank, w, self.ranking_source)
+            for rank, w in enumerate(self.ranked_citing(area=area), start=1)
+        ]
+        return json.dumps(rows, ensure_ascii=False, indent=1)
+
+    # ------------------------------------------------------------------ output
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready plain data (``schema`` first)."""
+        data: dict[str, Any] = make_converter().unstructure(self)
+        return {"schema": data.pop("schema"), **data}
+
+    def to_json(self, *, indent: int | None = 1) -> str:
+        """The record as JSON tagged ``citeledger.paper-citation-record.v1``."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationRecord:
+        """Read a record written by :meth:`to_json`.
+
+        Raises:
+            DeserializationError: invalid JSON, a wrong schema tag, or fields that do not fit.
+        """
+        data = _json(text)
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            got = data.get("schema") if isinstance(data, dict) else type(data).__name__
+            raise DeserializationError(f"not a {SCHEMA} record", (f"schema: {got!r}",))
+        return structure(data, cls)
+
+    @staticmethod
+    def json_schema() -> dict[str, Any]:
+        """The JSON Schema of :meth:`to_json`'s output (also in ``docs/``)."""
+        from citeledger.ledger._schema import record_schema  # noqa: PLC0415 - only needed here
+
+        return record_schema()
+
+    def render(self, fmt: str = "text", *, view: str = "full") -> str:
+        """Render the record.
+
+        Args:
+            fmt: "text" (the seed ledger's layout), "markdown" or "html" (with an inline SVG
+                chart of citations per year).
+            view: "ledger", "page" (the paper page) or "full" (both).
+        """
+        from citeledger.ledger._render import render  # noqa: PLC0415 - keeps import time low
+
+        return render(self, fmt, view=view)
+
+    def _repr_html_(self) -> str:
+        return self.render("html")
+
+    def _repr_markdown_(self) -> str:
+        return self.render("markdown")
+
+    def __str__(self) -> str:
+        return self.render("text", view="ledger")
+
+    def to_records(self, kind: str = "observations") -> list[dict[str, Any]]:
+        """Plain-dict rows, exactly the :mod:`citeledger.frames` table schema.
+
+        Args:
+            kind: "observations" (outbound, then inbound: the keys of
+                :data:`~citeledger.frames.OBSERVATION_COLUMNS`) or "citing" (the ranked citing
+                works: :data:`~citeledger.frames.CITING_PAPER_COLUMNS`).
+
+        .. versionchanged:: 0.2.0
+           The rows are :func:`citeledger.frames.observation_rows` and
+           :func:`~citeledger.frames.citing_paper_rows` (one table schema, not two): times are
+           ``datetime`` values, lists are space-joined strings.
+        """
+        from citeledger import frames  # noqa: PLC0415 - frames sits above the record
+
+        if kind == "observations":
+            return frames.observation_rows(self)
+        if kind == "citing":
+            return frames.citing_paper_rows(self)
+        raise ValueError(f"kind must be 'observations' or 'citing', got {kind!r}")
+
+    def to_pandas(self, kind: str = "observations") -> pd.DataFrame:
+        """:meth:`to_records` as a :class:`pandas.DataFrame` (needs the ``pandas`` extra).
+
+        .. versionchanged:: 0.2.0
+           :func:`citeledger.frames.observations_frame` or
+           :func:`~citeledger.frames.citing_papers_frame`, with their documented dtypes.
+        """
+        from citeledger import frames  # noqa: PLC0415 - frames sits above the record
+
+        if kind == "observations":
+            return frames.observations_frame(self)
+        if kind == "citing":
+            return frames.citing_papers_frame(self)
+        raise ValueError(f"kind must be 'observations' or 'citing', got {kind!r}")
+
+
+def _citing_row(rank: int, w: CitingWork, source: str | None) -> dict[str, Any]:
+    m = w.count(source) if source else None
+    return {
+        "rank": rank,
+        "title": w.paper.title,
+        "year": w.year,
+        "identifiers": [str(i) for i in w.paper.identifiers],
+        "areas": list(w.paper.areas),
+        "cited_by": m.value if m else None,
+        "cited_by_source": m.source if m else None,
+        "cited_by_observed": m.observed.isoformat() if m else None,
+        "observations": list(w.observations),
+        "self_citation": w.self_citation,
+        "grouping": list(w.grouping),
+    }
+
+
+# ============================================================================ helpers
+
+
+def _z(value: dt.datetime | None) -> str:
+    """ISO-8601 in UTC with a ``Z``, as the ledger prints observation and measurement times."""
+    if value is None:
+        return ""
+    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def _arxiv_base(ident: Identifier) -> str:
+    return str(ident.base) if isinstance(ident, ArxivId) else ident.value
+
+
+def _primary_identifier(paper: Paper, requested: str) -> Identifier | None:
+    try:
+        wanted = parse_identifier(requested)
+    except (InvalidIdentifier, CiteledgerError):
+        wanted = None
+    if wanted is not None:
+        # Prefer the paper's own (possibly versioned) form of the requested identifier.
+        for ident in paper.identifiers:
+            if work_key(ident) == work_key(wanted):
+                return ident
+        return wanted
+    return paper.identifiers[0] if paper.identifiers else None
