@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import re
-import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
@@ -27,6 +26,7 @@ from typing import Any, cast
 import attrs
 from attrs import field, frozen
 
+from citeledger._text import key_text, strip_marks
 from citeledger.errors import (
     CiteledgerError,
     IncompatibleMeasurements,
@@ -444,11 +444,6 @@ def _is_initials(token: str) -> bool:
     return bool(_INITIALS_RE.match(token)) and letters.isupper()
 
 
-def _strip_accents(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 @frozen(kw_only=True)
 class Author:
     """One author of a work.
@@ -544,13 +539,13 @@ class Author:
     def family_key(self) -> str:
         """Lower-case, accent-free family name for comparisons ("" when unknown)."""
         base = self.family or (self.raw.split()[-1] if self.raw else "")
-        return _strip_accents(base).casefold()
+        return strip_marks(base).casefold()
 
     @property
     def initials(self) -> str:
         """Lower-case initials of the given names ("sa" for "Samyam A.")."""
         given = self.given or ""
-        letters = [p[0] for p in re.split(r"[\s.\-]+", _strip_accents(given)) if p]
+        letters = [p[0] for p in re.split(r"[\s.\-]+", strip_marks(given)) if p]
         if (
             len(letters) == 1
             and given.replace(".", "").isupper()
@@ -760,9 +755,7 @@ class Paper:
         if self.identifiers:
             best = min(self.identifiers, key=lambda i: _SCHEME_PRIORITY[i.scheme])
             return work_key(best)
-        title = _strip_accents(self.title or "").casefold()
-        title = " ".join(re.sub(r"[^\w]+", " ", title).split())
-        return f"title:{title}|{self.year or ''}"
+        return f"title:{key_text(self.title)}|{self.year or ''}"
 
     @property
     def work_keys(self) -> frozenset[str]:
