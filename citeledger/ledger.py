@@ -60,7 +60,6 @@ from citeledger.page import (
 from citeledger.resolve import Resolver
 from citeledger.serialize import make_converter, structure
 from citeledger.sources import (
-    UNREADABLE,
     Capability,
     Paged,
     Source,
@@ -1879,7 +1878,7 @@ def _build(
 
 
 def _is_unreadable(ref: Reference) -> bool:
-    return any(k == UNREADABLE for k, _ in ref.extra)
+    return ref.unreadable is not None
 
 
 def _unreadable_references(source: str, refs: Sequence[Reference]) -> tuple[UnreadableItem, ...]:
@@ -1889,7 +1888,7 @@ def _unreadable_references(source: str, refs: Sequence[Reference]) -> tuple[Unre
             source,
             "reference entry",
             None if ref.position is None else ref.position - 1,
-            ref.get_extra(UNREADABLE) or "unreadable",
+            ref.unreadable or "unreadable",
             ref.raw or ref.key,
         )
         for ref in refs

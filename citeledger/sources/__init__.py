@@ -46,7 +46,6 @@ from citeledger.sources._protocols import (
 __all__ = [
     "CAPABILITY_PROTOCOLS",
     "ENTRY_POINT_GROUP",
-    "UNREADABLE",
     "AreaProfileSource",
     "Capability",
     "CitationSource",
@@ -87,11 +86,6 @@ def unsupported(source: str, capability: Capability | str) -> UnsupportedCapabil
     """
     return UnsupportedCapability(source, str(capability))
 
-
-#: The :attr:`~citeledger.model.Reference.extra` key marking a reference entry that is kept at
-#: its position although it could not be read; the value is the reason. The ledger counts such
-#: entries as unreadable in the reference facet's coverage.
-UNREADABLE = "unreadable"
 
 #: The longest excerpt of an unreadable item that is kept (characters).
 EXCERPT_CHARS = 200

@@ -45,7 +45,7 @@ from citeledger.model import (
     ResolutionState,
     WorkType,
 )
-from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem, unsupported
+from citeledger.sources import Capability, Paged, UnreadableItem, unsupported
 from citeledger.sources._common import (
     TransportSwap,
     as_identifier,
@@ -651,7 +651,7 @@ class OpenCitationsSource(TransportSwap):
 
         OpenCitations does not give the citing paper's order (the recordings list cited DOIs
         sorted); positions follow the listing and ``extra`` says so. A row that could not be
-        read is kept at its position with only the reason (``extra`` key ``"unreadable"``).
+        read is kept at its position with only the reason (``unreadable``).
 
         Raises:
             SourceError: the request failed after retries, or the body is not a JSON array.
@@ -669,7 +669,7 @@ class OpenCitationsSource(TransportSwap):
         for item in page.skipped:
             out.insert(
                 item.index or 0,
-                Reference(asserted_by=NAME, extra=[basis, (UNREADABLE, item.reason)]),
+                Reference(asserted_by=NAME, unreadable=item.reason, extra=[basis]),
             )
         return [evolve(ref, position=i) for i, ref in enumerate(out, start=1)]
 

@@ -22,7 +22,6 @@ import attrs
 
 from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference
-from citeledger.sources import UNREADABLE
 from citeledger.sources._xml import safe_xml
 from citeledger.sources.jats import _descendants, _flat, _ident, _kid, _kids, _local, _split
 
@@ -138,7 +137,7 @@ def parse_tei_references(body: bytes) -> list[Reference]:
 
     A plain ``<bibl>`` entry (TEI's unstructured reference, which other tools than GROBID
     write) is not dropped: its text is parsed as a reference string at its position; an
-    empty one keeps its position with the reason under ``extra["unreadable"]``. Entries of a
+    empty one keeps its position with the reason in ``unreadable``. Entries of a
     ``<listBibl>`` nested in another keep their place in the document.
 
     >>> refs = parse_tei_references(
@@ -177,9 +176,7 @@ def _plain(bibl: etree._Element, position: int) -> Reference:
     text = _flat(bibl)
     key = bibl.get(_XML_ID)
     if text is None:
-        return Reference(
-            position=position, key=key, extra=((UNREADABLE, "tei: <bibl> holds no text"),)
-        )
+        return Reference(position=position, key=key, unreadable="tei: <bibl> holds no text")
     return attrs.evolve(Reference.from_string(text, position=position), key=key)
 
 
