@@ -180,7 +180,7 @@ def glutton(path: Path, data: Path, show: int) -> None:
     rows = list(read(path))
     if not parser_available():
         print(
-            f"\n## {path.stem}: SKIPPED: reference-string parser (citeledger.resolve._parse) "
+            f"\n## {path.stem}: SKIPPED: reference-string parser (citeledger.refparse) "
             "is not available yet, and the queries are raw strings"
         )
         return

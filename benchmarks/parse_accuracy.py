@@ -34,7 +34,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from citeledger.resolve._parse import parse_reference
+from citeledger.model import Reference
 from citeledger.resolve.normalize import normalize_name, normalize_title
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -86,7 +86,7 @@ def glutton(shared: Path, limit: int | None) -> Score:
     for item in items[:limit]:
         left = item["left"]
         raw = left["reference"]
-        ref = parse_reference(raw)
+        ref = Reference.from_string(raw)
         _title_scores(score, raw, left.get("atitle"), ref.title)
         if left.get("firstAuthor"):
             got = ref.authors[0].family if ref.authors else None
@@ -129,7 +129,7 @@ def crossref_overall(shared: Path, limit: int | None) -> Score:
         raw = left.get("unstructured")
         if not raw:
             continue
-        ref = parse_reference(raw)
+        ref = Reference.from_string(raw)
         _title_scores(score, raw, left.get("article-title"), ref.title)
         if left.get("author"):
             got = ref.authors[0].family if ref.authors else None
@@ -168,12 +168,12 @@ def speed(shared: Path, repeat: int = 5) -> None:
     for name in ("crossref_unstructured_real_2k.jsonl", "crossref_unstructured_tuning_1k.jsonl"):
         strings += [i["left"]["ref_string"] for i in _load(base / name)]
     for s in strings[:500]:
-        parse_reference(s)
+        Reference.from_string(s)
     best_cpu = best_wall = float("inf")
     for _ in range(repeat):
         c0, w0 = time.process_time(), time.perf_counter()
         for s in strings:
-            parse_reference(s)
+            Reference.from_string(s)
         best_cpu = min(best_cpu, time.process_time() - c0)
         best_wall = min(best_wall, time.perf_counter() - w0)
     n = len(strings)
@@ -184,16 +184,16 @@ def speed(shared: Path, repeat: int = 5) -> None:
     garbage = ("x(" * 10 + "[12] A. B. " + "Smith, " * 5 + "10.1/ doi: arXiv " + "-\n" * 3) * 2000
     garbage = garbage[:100_000]
     c0 = time.process_time()
-    ref = parse_reference(garbage)
+    ref = Reference.from_string(garbage)
     print(
         f"{len(garbage):,}-character garbage string: {(time.process_time() - c0) * 1e3:.1f} ms CPU "
-        f"(confidence {ref.parse_confidence}, {ref.get_extra('parse_uncertain_reason')})"
+        f"(confidence {ref.parse_confidence}, {ref.parse_doubt})"
     )
     worst = 0.0
     for unit in ("A. ", "Smith J, ", "Smith, J., ", "a-\nb ", "(((", "1999; ", "Ab Cd Ef "):
         text = (unit * (2990 // len(unit)))[:2990]
         c0 = time.process_time()
-        parse_reference(text)
+        Reference.from_string(text)
         worst = max(worst, time.process_time() - c0)
     print(f"worst adversarial 2,990-character string: {worst * 1e3:.1f} ms CPU")
 

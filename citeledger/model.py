@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import re
-import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
@@ -27,6 +26,7 @@ from typing import Any, cast
 import attrs
 from attrs import field, frozen
 
+from citeledger._text import key_text, strip_marks
 from citeledger.errors import (
     CiteledgerError,
     IncompatibleMeasurements,
@@ -40,6 +40,13 @@ from citeledger.identifiers import (
     Scheme,
     parse_identifier,
     work_key,
+)
+from citeledger.refparse import (
+    ParsedReference,
+    is_et_al_only,
+    parse_reference,
+    split_author_string,
+    split_name,
 )
 
 __all__ = [
@@ -434,21 +441,6 @@ def _orcid(value: object) -> str | None:
     return _ORCID_URL_RE.sub("", text).upper() or None
 
 
-_AND_SPLIT = re.compile(r"\s*(?:;|\band\b|&)\s*", re.IGNORECASE)
-_INITIALS_RE = re.compile(r"^(?:[^\W\d_]\.?-?){1,4}$")
-
-
-def _is_initials(token: str) -> bool:
-    """Whether ``token`` is initials: "J", "J.", "JA", "J.-P.", "É", "ŁK" (any script)."""
-    letters = token.replace(".", "").replace("-", "")
-    return bool(_INITIALS_RE.match(token)) and letters.isupper()
-
-
-def _strip_accents(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 @frozen(kw_only=True)
 class Author:
     """One author of a work.
@@ -487,34 +479,8 @@ class Author:
         if not isinstance(name, str):
             msg = f"expected a name string, got {type(name).__name__}"
             raise ModelError(msg)
-        raw = " ".join(name.split()).strip(" ,;")
-        if not raw:
-            return cls(raw=None)
-        if "," in raw:
-            family, _, given = raw.partition(",")
-            return cls(family=family.strip() or None, given=given.strip() or None, raw=raw)
-        parts = raw.split(" ")
-        if len(parts) == 1:
-            return cls(family=parts[0], raw=raw)
-        if _is_initials(parts[-1]) and not _is_initials(parts[0]):
-            # Vancouver / NLM: "Rajbhandari S", "Smith JA"
-            return cls(family=" ".join(parts[:-1]), given=parts[-1], raw=raw)
-        # Particles stay with the family name: "Ludwig van Beethoven", "Juan de la Cruz"
-        i = len(parts) - 1
-        while i > 1 and parts[i - 1].lower() in {
-            "van",
-            "von",
-            "de",
-            "der",
-            "da",
-            "del",
-            "la",
-            "le",
-            "di",
-            "du",
-        }:
-            i -= 1
-        return cls(family=" ".join(parts[i:]), given=" ".join(parts[:i]), raw=raw)
+        parts = split_name(name)
+        return cls(family=parts.family, given=parts.given, raw=parts.raw)
 
     @classmethod
     def _from_clean(cls, family: str | None, given: str | None, raw: str | None) -> Author:
@@ -544,13 +510,13 @@ class Author:
     def family_key(self) -> str:
         """Lower-case, accent-free family name for comparisons ("" when unknown)."""
         base = self.family or (self.raw.split()[-1] if self.raw else "")
-        return _strip_accents(base).casefold()
+        return strip_marks(base).casefold()
 
     @property
     def initials(self) -> str:
         """Lower-case initials of the given names ("sa" for "Samyam A.")."""
         given = self.given or ""
-        letters = [p[0] for p in re.split(r"[\s.\-]+", _strip_accents(given)) if p]
+        letters = [p[0] for p in re.split(r"[\s.\-]+", strip_marks(given)) if p]
         if (
             len(letters) == 1
             and given.replace(".", "").isupper()
@@ -576,39 +542,6 @@ def _author(value: Author | str | Mapping[str, Any]) -> Author:
 _AUTHOR_FIELDS = frozenset(a.name for a in attrs.fields(Author))
 
 
-_ET_AL_RE = re.compile(r"[\s,;]*\b(?:et\.?\s*al\.?|and\s+others)[\s.,;]*$", re.IGNORECASE)
-_SPACED_COMMA_RE = re.compile(r"\s+,\s*")
-_PARTICLES = frozenset(
-    {"van", "von", "de", "der", "den", "da", "del", "della", "la", "le", "di", "du", "dos"}
-)
-
-
-def _is_family_part(part: str) -> bool:
-    """Whether a part reads as a bare family name: one word or particles + one ("van der Berg")."""
-    words = part.split()
-    return len(words) == 1 or all(w.lower() in _PARTICLES for w in words[:-1])
-
-
-def _split_names(piece: str) -> list[str]:
-    """Split one and/&/;-free piece of an author string into names.
-
-    Commas either separate authors ("Smith J, Doe K", "John Smith, Kate Doe") or a family name
-    from its given names ("Smith, J., Doe, K.", "van der Berg, J."). They pair up when the
-    parts alternate family / given.
-    """
-    if _SPACED_COMMA_RE.search(piece):
-        # "a , b , c": a space before the comma only ever separates names.
-        return [p.strip() for p in _SPACED_COMMA_RE.split(piece) if p.strip(" ,")]
-    parts = [p.strip() for p in piece.split(",") if p.strip()]
-    if len(parts) >= 2 and len(parts) % 2 == 0:
-        families, givens = parts[0::2], parts[1::2]
-        # Every other part a bare family name ("Smith", "van der Berg"): "Family, Given" pairs.
-        # A full name ("John Smith") or a Vancouver name ("Smith J") is never a bare family.
-        if all(_is_family_part(f) for f in families):
-            return [f"{f}, {g}" for f, g in zip(families, givens, strict=True)]
-    return parts
-
-
 def _authors(
     values: Iterable[Author | str | Mapping[str, Any]] | Author | str | None,
 ) -> tuple[Author, ...]:
@@ -619,13 +552,7 @@ def _authors(
     if values is None:
         return ()
     if isinstance(values, str):
-        text = _ET_AL_RE.sub("", values.strip())
-        if not text:
-            return ()
-        names: list[str] = []
-        for piece in _AND_SPLIT.split(text):
-            names.extend(_split_names(piece))
-        return tuple(Author.from_string(n) for n in names if n.strip(" ,;."))
+        return tuple(Author.from_string(n) for n in split_author_string(values))
     if isinstance(values, Author):
         return (values,)
     if type(values) is tuple and all(type(v) is Author for v in values):
@@ -634,7 +561,7 @@ def _authors(
     return tuple(
         _author(v)
         for v in _iterable(values, "authors")
-        if not (isinstance(v, str) and not _ET_AL_RE.sub("", v).strip())
+        if not (isinstance(v, str) and is_et_al_only(v))
     )
 
 
@@ -760,9 +687,7 @@ class Paper:
         if self.identifiers:
             best = min(self.identifiers, key=lambda i: _SCHEME_PRIORITY[i.scheme])
             return work_key(best)
-        title = _strip_accents(self.title or "").casefold()
-        title = " ".join(re.sub(r"[^\w]+", " ", title).split())
-        return f"title:{title}|{self.year or ''}"
+        return f"title:{key_text(self.title)}|{self.year or ''}"
 
     @property
     def work_keys(self) -> frozenset[str]:
@@ -811,6 +736,11 @@ def _malformed(values: Iterable[MalformedFragment] | None) -> tuple[MalformedFra
     return items
 
 
+def _opt_reason(value: object) -> str | None:
+    # A reason is kept as its writer worded it (an empty one still marks the entry).
+    return None if value is None else _text(value, "reason")
+
+
 @frozen(kw_only=True)
 class Reference:
     """One entry of a citing paper's reference list, parsed or structured.
@@ -831,7 +761,17 @@ class Reference:
         malformed: Identifier-looking fragments that are malformed, with the reason.
         asserted_by: Who asserted the identifier (Crossref ``doi-asserted-by``).
         parse_confidence: 0-1 confidence of the string parse (None for structured input).
+        parse_doubt: Why the string parse is unsure ("no title could be found", "a
+            back-reference (Ibid., op. cit.) ..."); such a reference resolves to
+            :attr:`ResolutionState.PARSE_UNCERTAIN` with this reason. None when the parser had
+            no doubt or there was no string.
+        unreadable: Why a source could not read this entry of its reference list (it is kept
+            at its position, and the ledger counts it as unreadable). None for a readable entry.
         extra: Fields that could not be used, kept raw as (name, value) pairs.
+
+    .. versionchanged:: 0.2.0
+       ``parse_doubt`` and ``unreadable`` replace the ``extra`` keys
+       ``"parse_uncertain_reason"`` and ``"unreadable"``.
     """
 
     position: int | None = field(default=None, converter=_opt_position)
@@ -849,6 +789,8 @@ class Reference:
     malformed: tuple[MalformedFragment, ...] = field(default=(), converter=_malformed)
     asserted_by: str | None = None
     parse_confidence: float | None = field(default=None, converter=_opt_confidence)
+    parse_doubt: str | None = field(default=None, converter=_opt_reason)
+    unreadable: str | None = field(default=None, converter=_opt_reason)
     extra: tuple[tuple[str, str], ...] = field(default=(), converter=_extra)
 
     def __attrs_post_init__(self) -> None:
@@ -870,13 +812,41 @@ class Reference:
             position: Its 1-based position in the citing paper's list.
 
         Returns:
-            A reference with parsed fields, identifiers, malformed fragments and a
-            ``parse_confidence``.
-        """
-        from citeledger.resolve._parse import parse_reference  # noqa: PLC0415 - avoid a cycle
+            A reference with parsed fields, identifiers, malformed fragments, a
+            ``parse_confidence`` and, when the parser is unsure, ``parse_doubt``.
 
-        result: Reference = parse_reference(text, position=position)
-        return result
+        >>> ref = Reference.from_string("Smith J, Jones K. A study of things. J Foo. 2001;3:1-9.")
+        >>> ref.title, ref.year, ref.first_page, ref.parse_doubt
+        ('A study of things', 2001, '1', None)
+        >>> Reference.from_string("Ibid.").parse_doubt
+        'a back-reference (Ibid., op. cit.) with no content of its own'
+        """
+        return cls.from_parsed(parse_reference(text, position=position))
+
+    @classmethod
+    def from_parsed(cls, parsed: ParsedReference) -> Reference:
+        """The reference that a :func:`citeledger.refparse.parse_reference` result describes."""
+        return cls(
+            raw=parsed.raw,
+            position=parsed.position,
+            title=parsed.title,
+            # The parser's names are whitespace-collapsed and stripped, as Author's converters
+            # would leave them: build the values without running them again.
+            authors=tuple(
+                Author._from_clean(a.family, a.given, a.raw)  # noqa: SLF001 - same module's fast path
+                for a in parsed.authors
+            ),
+            year=parsed.year,
+            venue=parsed.venue,
+            volume=parsed.volume,
+            issue=parsed.issue,
+            first_page=parsed.first_page,
+            last_page=parsed.last_page,
+            identifiers=parsed.identifiers,
+            malformed=parsed.malformed,
+            parse_confidence=parsed.confidence,
+            parse_doubt=parsed.doubt,
+        )
 
     @classmethod
     def from_paper(cls, paper: Paper, *, position: int | None = None) -> Reference:

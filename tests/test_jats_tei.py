@@ -136,7 +136,7 @@ def test_jats_alternatives_and_malformed_ids() -> None:
     # A <ref> with no citation keeps its position, marked unreadable (never dropped).
     assert [(r.position, r.key) for r in refs] == [(1, "a"), (2, "b"), (3, "b"), (4, "c"), (5, "d")]
     assert refs[3].raw == "no citation here"
-    assert "holds no citation element" in (refs[3].get_extra("unreadable") or "")
+    assert "holds no citation element" in (refs[3].unreadable or "")
     alt = refs[0]
     assert (alt.title, alt.raw) == ("T", "Printed T. 2020.")
     assert alt.identifiers == (DOI("10.1000/good"),)

@@ -14,17 +14,17 @@ from typing import Any
 
 import pytest
 
-from citeledger.resolve._parse import parse_reference
+from citeledger.model import Reference
 from citeledger.resolve.normalize import normalize_title
 from tests.conftest import MATCHING, requires_shared
 
 
 def _title(text: str) -> str | None:
-    return parse_reference(text).title
+    return Reference.from_string(text).title
 
 
 def _fam(text: str) -> list[str | None]:
-    return [a.family for a in parse_reference(text).authors]
+    return [a.family for a in Reference.from_string(text).authors]
 
 
 # --------------------------------------------------------------------------- line-break hyphens
@@ -61,7 +61,7 @@ def test_line_break_hyphen(broken: str, expected: str) -> None:
 
 
 def test_split_doi_after_the_numbers() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Hoppe, J.B., M. Axel, and M.M. \nDavies. 2010. Receptor-ligand interactions in situ show "
         "accel-\nerated kinetics and increased affinity. Nature. 463:963-967. doi:10 \n"
         ".1038/nature99999"
@@ -74,7 +74,7 @@ def test_split_doi_after_the_numbers() -> None:
 
 
 def test_running_head_after_the_numbers() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Walters, L., & Van Eyk, N. J. (2011). Towards a better citation index: some "
         "considerations. Journal of Scientometric Studies, 5(1), 37-47. \nTowards a better "
         "citation index \n481"
@@ -85,7 +85,7 @@ def test_running_head_after_the_numbers() -> None:
 
 
 def test_next_column_text_after_the_numbers() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Lane, C. E., and Schiff, M. H. (2004). \nFinger independence: limits due to passive "
         "coupling versus active control. J. Neurophysiol. 92, \n2802-2810. \nlocal motor "
         "cortex popula-\ntions. J. Neurosci. 30, 9659-9669."
@@ -96,7 +96,7 @@ def test_next_column_text_after_the_numbers() -> None:
 
 
 def test_year_after_the_numbers_belongs_to_them() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "M Rossi, PG Bianchi, V Verdi, Direct measurement of knee stiffness \nduring quiet "
         "standing: implications for modelling. Gait & posture. 21, 410-424 (2005). "
         "doi:10.1016/j. \ngaitpost.2004.05.999"
@@ -113,7 +113,7 @@ def test_year_after_the_numbers_belongs_to_them() -> None:
 
 
 def test_year_before_the_numbers_opens_them() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Wein JW, Klemm I, Judd RM. MRI for the assessment of \nmyocardial viability. Cardiol "
         "Clin. 2007;25(1):35-56. v."
     )
@@ -129,7 +129,7 @@ def test_year_before_the_numbers_opens_them() -> None:
 
 def test_second_reference_after_the_numbers_is_not_cut() -> None:
     # A year and names after the block start another reference: the first is not taken for it.
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Souza L, Kim B (2009) Impact of hormonal therapy in patients with prostate cancer. "
         "J Clin Oncol 27:2137-2143 \nvan der Berg JA, Mieke JS (2007) Another study of "
         "something else. Lancet 370:1-9"
@@ -150,7 +150,7 @@ def test_citation_quoted_inside_a_title_is_kept() -> None:
 
 
 def test_ratio_inside_a_title_is_not_a_volume() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Smith J, Doe K. Propensity matching 1:1 in cohort studies. Stat Med. 2010;29:101-110."
     )
     assert ref.title == "Propensity matching 1:1 in cohort studies"
@@ -158,7 +158,9 @@ def test_ratio_inside_a_title_is_not_a_volume() -> None:
 
 
 def test_title_ending_in_a_number_is_kept() -> None:
-    ref = parse_reference("Smith J, Doe K. Outlook for the economy in 2020. Econ J. 2019;12:1-9.")
+    ref = Reference.from_string(
+        "Smith J, Doe K. Outlook for the economy in 2020. Econ J. 2019;12:1-9."
+    )
     assert ref.title == "Outlook for the economy in 2020"
     assert (ref.year, ref.volume) == (2019, "12")
 
@@ -196,7 +198,7 @@ def test_title_ending_in_a_number_is_kept() -> None:
     ],
 )
 def test_title_ending_in_a_short_word(text: str, title: str, venue: str) -> None:
-    ref = parse_reference(text)
+    ref = Reference.from_string(text)
     assert (ref.title, ref.venue) == (title, venue)
 
 
@@ -236,7 +238,7 @@ def test_et_al_ends_a_list_the_grammar_stopped_in() -> None:
         "Bakker JJGHM, van Dam A-M, Bruin MJ, Fokker P, Rauw \nEAJ, et al. A randomised trial "
         "of balloon dilation for bile duct \nstones. Gastrointest Endosc. 2001;53:19-26."
     )
-    ref = parse_reference(text)
+    ref = Reference.from_string(text)
     assert ref.title == "A randomised trial of balloon dilation for bile duct stones"
     assert _fam(text) == ["Bakker", "van Dam", "Bruin", "Fokker", "Rauw"]
     assert ref.authors[0].given == "JJGHM"
@@ -297,7 +299,7 @@ def test_rest_of_an_author_list_is_not_title(text: str, title: str) -> None:
 
 
 def test_year_found_after_a_rescued_list() -> None:
-    ref = parse_reference(
+    ref = Reference.from_string(
         "Gianni, P., Gold, G., Kovac, E., von, G. A., and Hof, P. R. (2007). Assessing the "
         "cognitive impact of vascular burden. Acta Neuropathol. 113, 1-12."
     )
@@ -385,6 +387,6 @@ def test_real_pmc_strings(item_id: str, pattern: str) -> None:
     gold = _glutton().get(item_id)
     if gold is None:
         pytest.skip(f"{item_id} is not in this half of the data")
-    ref = parse_reference(gold["reference"])
+    ref = Reference.from_string(gold["reference"])
     assert normalize_title(ref.title) == normalize_title(gold["atitle"]), pattern
     assert (ref.volume, ref.first_page) == (gold["volume"], gold["firstPage"]), pattern

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 import citeledger as cl
 from citeledger import identifiers as ids
-from citeledger.resolve import _parse
-from citeledger.resolve._parse import UNCERTAIN_REASON_KEY, parse_reference
+from citeledger import refparse
+from citeledger.model import Reference
+from citeledger.refparse import _authors, _chars, _clean, _tail, _title
 from citeledger.resolve.normalize import normalize_name, normalize_title
 
 # Text that looks like references: letters of several scripts, digits, the punctuation that
@@ -25,14 +28,14 @@ reference_like = st.text(_REFERENCE_ALPHABET, max_size=300)
 
 @given(st.one_of(st.text(max_size=400), reference_like), st.none() | st.integers(1, 10_000))
 def test_never_raises_and_keeps_raw_and_position(text: str, position: int | None) -> None:
-    ref = parse_reference(text, position=position)
+    ref = Reference.from_string(text, position=position)
     assert isinstance(ref, cl.Reference)
     assert ref.raw == text
     assert ref.position == position
     assert ref.parse_confidence is not None
     assert 0.0 <= ref.parse_confidence <= 1.0
     # The safety net in parse_reference must never be what produced the answer.
-    reason = ref.get_extra(UNCERTAIN_REASON_KEY) or ""
+    reason = ref.parse_doubt or ""
     assert "internal parser error" not in reason
     if reason:
         assert ref.parse_confidence < 0.3
@@ -41,12 +44,53 @@ def test_never_raises_and_keeps_raw_and_position(text: str, position: int | None
 
 @given(st.one_of(st.text(max_size=300), reference_like))
 def test_parse_is_deterministic(text: str) -> None:
-    assert parse_reference(text) == parse_reference(text)
+    assert Reference.from_string(text) == Reference.from_string(text)
 
 
 @given(reference_like)
 def test_from_string_is_parse_reference(text: str) -> None:
-    assert cl.Reference.from_string(text, position=3) == parse_reference(text, position=3)
+    parsed = refparse.parse_reference(text, position=3)
+    ref = cl.Reference.from_string(text, position=3)
+    assert ref == cl.Reference.from_parsed(parsed)
+    assert (ref.raw, ref.position, ref.title, ref.year, ref.venue) == (
+        parsed.raw,
+        parsed.position,
+        parsed.title,
+        parsed.year,
+        parsed.venue,
+    )
+    assert (ref.parse_confidence, ref.parse_doubt, ref.identifiers) == (
+        parsed.confidence,
+        parsed.doubt,
+        parsed.identifiers,
+    )
+    assert [(a.family, a.given, a.raw) for a in ref.authors] == [
+        (n.family, n.given, n.raw) for n in parsed.authors
+    ]
+
+
+def test_parsed_reference_keeps_the_list_label() -> None:
+    assert refparse.parse_reference(
+        "[12] Smith J. A title of things. J Foo. 2001;3:1-9."
+    ).label == ("[12]")
+    assert refparse.parse_reference("Smith J. A title of things. J Foo. 2001;3:1-9.").label is None
+
+
+def test_refparse_imports_no_higher_layer() -> None:
+    # The parser sits below the model: it may use errors and identifiers, nothing above them.
+    allowed = {"citeledger.errors", "citeledger.identifiers", "citeledger._text"}
+    for path in Path(refparse.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("citeledger")
+            ):
+                assert node.module in allowed or node.module.startswith("citeledger.refparse"), (
+                    path.name,
+                    node.module,
+                )
 
 
 # --------------------------------------------------------------------------- formatted round trip
@@ -106,7 +150,7 @@ def test_formatted_reference_round_trips(
     page: int,
 ) -> None:
     text = style(authors, year, title, venue, vol, page)  # type: ignore[operator]
-    ref = parse_reference(text)
+    ref = Reference.from_string(text)
     assert normalize_title(ref.title) == normalize_title(title), text
     assert ref.year == year, text
     assert ref.authors, text
@@ -150,7 +194,7 @@ id_like = st.lists(_ID_FRAGMENTS, max_size=12).map("".join)
 
 @given(st.one_of(id_like, reference_like, st.text(max_size=200)))
 def test_identifier_prefilter_never_hides_an_identifier(text: str) -> None:
-    if not _parse._may_hold_identifier(text):
+    if not _clean._may_hold_identifier(text):
         found = ids.find_identifiers(text)
         assert found.identifiers == ()
         assert found.malformed == ()
@@ -174,23 +218,23 @@ def test_identifier_prefilter_matches_the_scanner_anchors() -> None:
 
 @given(st.one_of(id_like, reference_like, st.text(max_size=200)))
 def test_doi_cut_equals_plain_substitution(text: str) -> None:
-    assert _parse._sub_doi(text) == _parse._DOI_RE.sub(" ", text)
+    assert _clean._sub_doi(text) == _clean._DOI_RE.sub(" ", text)
 
 
 @given(st.one_of(reference_like, st.text(max_size=200)))
 def test_symbol_test_equals_regex_count(text: str) -> None:
     s = " ".join(text.split())
-    naive = len(_parse._SYMBOL_RE.findall(s)) > 0.5 * (len(s) - s.count(" "))
-    assert _parse._mostly_symbols(s) == naive
+    naive = len(_clean._SYMBOL_RE.findall(s)) > 0.5 * (len(s) - s.count(" "))
+    assert _clean._mostly_symbols(s) == naive
 
 
 @given(st.one_of(reference_like, st.text(max_size=100)))
 def test_has_alpha_equals_isalpha_scan(text: str) -> None:
-    assert _parse._has_alpha(text) == any(c.isalpha() for c in text)
+    assert _tail._has_alpha(text) == any(c.isalpha() for c in text)
 
 
 _ABBREV_SEARCH_RE = re.compile(
-    rf"(?:^|[\s(.])({_parse._U}{_parse._L}{{0,2}}|{_parse._A}{_parse._L}+|{_parse._L}{{1,3}})$"
+    rf"(?:^|[\s(.])({_chars._U}{_chars._L}{{0,2}}|{_chars._A}{_chars._L}+|{_chars._L}{{1,3}})$"
 )
 
 
@@ -200,25 +244,25 @@ def test_abbreviation_end_equals_regex_search(text: str) -> None:
     m = _ABBREV_SEARCH_RE.search(head[-24:])
     word = m.group(1) if m else ""
     naive = bool(word) and (
-        (len(word) <= 3 and (word[0].isupper() or len(word) <= 2)) or word in _parse._ABBREVS
+        (len(word) <= 3 and (word[0].isupper() or len(word) <= 2)) or word in _title._ABBREVS
     )
-    assert _parse._is_abbrev_end(head) == naive
+    assert _title._is_abbrev_end(head) == naive
 
 
 @given(st.one_of(reference_like, st.text(max_size=300)))
 def test_authors_built_without_converters_equal_converted_ones(text: str) -> None:
-    for a in parse_reference(text).authors:
+    for a in Reference.from_string(text).authors:
         assert a == cl.Author(family=a.family, given=a.given, raw=a.raw)
 
 
 def test_uncertain_reason_reaches_the_resolver_as_parse_uncertain() -> None:
-    # The contract the resolver relies on: the reason sits in extra under UNCERTAIN_REASON_KEY
+    # The contract the resolver relies on: the reason sits in Reference.parse_doubt
     # and the confidence is below the resolver's default minimum.
     paper = cl.Paper(identifiers=["doi:10.1000/x"], title="Deep learning for references")
     resolver = cl.Resolver([paper])
     for text in ("Ibid.", "Personal communication", "[12]", "Smith"):
-        ref = parse_reference(text)
-        assert ref.get_extra(UNCERTAIN_REASON_KEY)
+        ref = Reference.from_string(text)
+        assert ref.parse_doubt
         assert ref.parse_confidence is not None
         assert ref.parse_confidence < cl.ResolverConfig().min_parse_confidence
         assert resolver.resolve(ref).state is cl.ResolutionState.PARSE_UNCERTAIN
@@ -235,9 +279,9 @@ name_like = st.lists(_NAME_TOKENS, max_size=8).map("".join)
 
 @given(st.one_of(name_like, st.lists(_NAME_TOKENS, max_size=8).map(" ".join), reference_like))
 def test_simple_vancouver_name_agrees_with_the_full_grammar(text: str) -> None:
-    simple = _parse._V_SIMPLE_RE.match(text)
+    simple = _authors._V_SIMPLE_RE.match(text)
     if simple is not None:
-        full = _parse._V_ITEM_RE.match(text)
+        full = _authors._V_ITEM_RE.match(text)
         assert full is not None
         assert full.group("fam", "ini", 0) == simple.group("fam", "ini", 0)
 
@@ -246,12 +290,12 @@ def _naive_end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
     """_end_strength without its two fast paths (the rules as first written)."""
     if pos >= len(s):
         return 1
-    if _parse._YEAR_AFTER_RE.match(s, pos):
+    if _authors._YEAR_AFTER_RE.match(s, pos):
         return 3
-    if _parse._COLON_RE.match(s, pos) or _parse._QUOTE_RE.match(s, pos):
+    if _authors._COLON_RE.match(s, pos) or _authors._QUOTE_RE.match(s, pos):
         return 3
     prev = s[pos - 1]
-    if _parse._STOP_RE.match(s, pos) or prev in ".。．":
+    if _authors._STOP_RE.match(s, pos) or prev in ".。．":
         rest = s[pos:].lstrip(" .,。．")
         if rest and (
             rest[0].isupper() or rest[0].isdigit() or rest[0] >= "\u3040" or rest[0] in '["“‘«'
@@ -262,7 +306,7 @@ def _naive_end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
         return 2 if etal else 0
     if etal:
         return 2
-    if s.startswith(", ", pos) and grammar in _parse._COMMA_ENDS:
+    if s.startswith(", ", pos) and grammar in _authors._COMMA_ENDS:
         return 1
     return 0
 
@@ -278,10 +322,10 @@ _END_TOKENS = st.sampled_from(
 @given(
     st.lists(_END_TOKENS, min_size=1, max_size=8).map("".join),
     st.integers(1, 40),
-    st.sampled_from([g for g, _ in _parse._GRAMMARS]),
+    st.sampled_from([g for g, _ in _authors._GRAMMARS]),
     st.booleans(),
 )
 def test_end_strength_fast_paths_agree(text: str, pos: int, grammar: str, etal: bool) -> None:
     pos = min(pos, len(text))
-    fast = _parse._end_strength(text, pos, grammar, etal=etal)
+    fast = _authors._end_strength(text, pos, grammar, etal=etal)
     assert fast == _naive_end_strength(text, pos, grammar, etal=etal)

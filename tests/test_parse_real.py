@@ -17,7 +17,8 @@ from rapidfuzz import fuzz
 
 import citeledger as cl
 from citeledger.identifiers import find_identifiers
-from citeledger.resolve._parse import UNCERTAIN_REASON_KEY, _may_hold_identifier, parse_reference
+from citeledger.model import Reference
+from citeledger.refparse._clean import _may_hold_identifier
 from citeledger.resolve.normalize import normalize_name, normalize_title
 
 # ../shared beside the checkout, as tests/conftest.py locates it; the conftest's shared_data
@@ -62,7 +63,7 @@ def _glutton(item_id: str) -> dict[str, Any]:
 )
 def test_real_pmc_strings(item_id: str, family: str, year: int, title_start: str) -> None:
     gold = _glutton(item_id)
-    ref = parse_reference(gold["reference"])
+    ref = Reference.from_string(gold["reference"])
     assert ref.raw == gold["reference"]
     assert ref.authors[0].family == family
     assert ref.year == year
@@ -78,7 +79,7 @@ def test_glutton_field_accuracy_floors() -> None:
     ok = dict.fromkeys(n, 0)
     for item in _items("glutton_pmc1943_refs_doi_17k.jsonl"):
         gold = item["left"]
-        ref = parse_reference(gold["reference"])
+        ref = Reference.from_string(gold["reference"])
         if gold.get("atitle"):
             n["title"] += 1
             ok["title"] += (
@@ -115,9 +116,9 @@ def test_crossref_strings_parse_without_internal_errors(name: str, key: str) -> 
     items = _items(name)
     for item in items:
         text = item["left"][key]
-        ref = parse_reference(text)
+        ref = Reference.from_string(text)
         assert ref.raw == text
-        reason = ref.get_extra(UNCERTAIN_REASON_KEY) or ""
+        reason = ref.parse_doubt or ""
         assert "internal parser error" not in reason, text
         confident += (ref.parse_confidence or 0.0) >= 0.5
     # Almost all deposited strings are real references; a few are fragments ("2001").
@@ -133,7 +134,7 @@ def test_crossref_gold_doi_in_string_is_found() -> None:
         for doi in golds:
             if doi and doi.lower() in text.lower():
                 checked += 1
-                ref = parse_reference(text)
+                ref = Reference.from_string(text)
                 assert cl.normalize_doi(doi) in ref.identifiers, text
                 # The identifier text is cut out of the fields.
                 assert ref.title is None or "10." not in ref.title, text
@@ -182,7 +183,7 @@ def test_real_author_list_gaps(
     item_id: str, families: list[str], volume: str, first_page: str
 ) -> None:
     gold = _glutton(item_id)
-    ref = parse_reference(gold["reference"])
+    ref = Reference.from_string(gold["reference"])
     assert [a.family for a in ref.authors] == families
     assert normalize_name(ref.authors[0].family) == normalize_name(gold["firstAuthor"])
     assert (ref.volume, ref.first_page) == (volume, first_page)
@@ -211,7 +212,7 @@ def _crossref(item_id: str) -> dict[str, Any]:
 )
 def test_real_crossref_author_lists(item_id: str, families: list[str]) -> None:
     gold = _crossref(item_id)
-    ref = parse_reference(gold["unstructured"])
+    ref = Reference.from_string(gold["unstructured"])
     assert [a.family for a in ref.authors] == families
     assert ref.year == int(gold["year"][:4])
 

@@ -194,7 +194,7 @@ def test_crossref_odd_reference_entry_is_kept_not_the_whole_work_lost() -> None:
     kept = work.references[1]
     assert kept.position == 2
     assert kept.raw == "Jones K. Another. 2019."
-    assert "unexpected shape" in (kept.get_extra("unreadable") or "")
+    assert "unexpected shape" in (kept.unreadable or "")
 
 
 @pytest.mark.parametrize(

@@ -331,24 +331,6 @@ def test_keep_identifiers_and_drop_fields_options(data: st.DataObject) -> None:
     assert not set(dropped.identifiers) & set(paper.identifiers)
 
 
-def test_raw_noisy_references_without_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(strategies, "_parser_available", lambda: False)
-
-    @FAST
-    @given(cst.noisy_references(RICH, raw=True, keep_identifiers=True))
-    def check(ref: Reference) -> None:
-        assert ref.raw
-        assert ref.parse_confidence is None  # structured, not parsed
-        _check_cites(ref, RICH)
-        # The string shows the first author and the DOI it lists.
-        assert fold(ref.authors[0].family) in fold(ref.raw)
-        assert ref.identifiers == (RICH.identifiers[0],)
-        assert "10.1234/endo.2020.1" in ref.raw.lower()
-
-    check()
-
-
-@pytest.mark.skipif(not strategies._parser_available(), reason="reference parser not installed")
 def test_raw_noisy_references_go_through_the_parser() -> None:
     @FAST
     @given(cst.noisy_references(RICH, raw=True))
@@ -374,8 +356,7 @@ def _sample(strategy: st.SearchStrategy[Reference], n: int = 300) -> list[Refere
     return out
 
 
-def test_the_noise_is_realistic(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(strategies, "_parser_available", lambda: False)
+def test_the_noise_is_realistic() -> None:
     structured = _sample(cst.noisy_references(RICH, raw=False))
     raw = _sample(cst.noisy_references(RICH, raw=True, keep_identifiers=True))
     titles = [r.title or "" for r in structured]

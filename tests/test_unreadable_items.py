@@ -24,7 +24,6 @@ from citeledger.formats import dumps
 from citeledger.ledger import Outcome, SourceReport
 from citeledger.model import CoverageState, Direction, Facet
 from citeledger.sources import (
-    UNREADABLE,
     Capability,
     Paged,
     UnreadableItem,
@@ -94,9 +93,9 @@ def test_crossref_reference_entry_that_is_not_an_object_is_kept_at_its_position(
     work = crossref.work_from_message({"DOI": "10.1234/w", "reference": refs})
     assert [r.position for r in work.references] == [1, 2, 3, 4]
     assert work.references[1].raw == "Smith J. A title. 2020."
-    assert "of type str" in (work.references[1].get_extra(UNREADABLE) or "")
-    assert "of type int" in (work.references[2].get_extra(UNREADABLE) or "")
-    assert work.references[3].get_extra(UNREADABLE) is None
+    assert "of type str" in (work.references[1].unreadable or "")
+    assert "of type int" in (work.references[2].unreadable or "")
+    assert work.references[3].unreadable is None
 
 
 @requires_shared
@@ -394,7 +393,7 @@ def test_s2_references_keep_an_unreadable_row_at_its_position() -> None:
     )
     refs = src.references("CorpusId:1")
     assert [(r.position, r.title) for r in refs] == [(1, "A"), (2, None), (3, "C")]
-    assert "has no 'citedPaper'" in (refs[1].get_extra(UNREADABLE) or "")
+    assert "has no 'citedPaper'" in (refs[1].unreadable or "")
 
 
 def test_opencitations_references_keep_an_unreadable_row_at_its_position() -> None:
@@ -409,7 +408,7 @@ def test_opencitations_references_keep_an_unreadable_row_at_its_position() -> No
     assert [r.position for r in refs] == [1, 2, 3]
     assert [str(i) for i in refs[2].identifiers] == ["doi:10.1234/c"]
     assert refs[1].identifiers == ()
-    assert "needs citing and cited ids" in (refs[1].get_extra(UNREADABLE) or "")
+    assert "needs citing and cited ids" in (refs[1].unreadable or "")
 
 
 # --------------------------------------------------------------------------- the ledger

@@ -23,7 +23,6 @@ from citeledger.formats import jats, tei
 from citeledger.ledger import Outcome
 from citeledger.model import NoticeStatus
 from citeledger.sources import (
-    UNREADABLE,
     Capability,
     SearchResults,
     UnreadableItem,
@@ -337,7 +336,7 @@ def test_jats_ref_without_a_citation_keeps_its_position() -> None:
     assert got[middle + 1 :] == whole[middle + 1 :]
     kept = got[middle]
     assert (kept.key, kept.raw) == (whole[middle].key, "Personal communication, 2017.")
-    assert "holds no citation element" in (kept.get_extra(UNREADABLE) or "")
+    assert "holds no citation element" in (kept.unreadable or "")
 
 
 def test_jats_citation_wrapped_in_a_note_is_found() -> None:
@@ -355,7 +354,7 @@ def test_jats_citation_wrapped_in_a_note_is_found() -> None:
         (2, "b", "Second B. Title. 2002."),
         (3, "c", "Third C. 2003."),
     ]
-    assert all(r.get_extra(UNREADABLE) is None for r in refs)
+    assert all(r.unreadable is None for r in refs)
 
 
 TEI_NS = "{http://www.tei-c.org/ns/1.0}"
@@ -382,7 +381,7 @@ def test_tei_plain_bibl_in_the_middle_is_read_not_dropped() -> None:
     assert read.year == 2015
     assert read.raw is not None
     assert "plain reference string" in read.raw
-    assert blank.get_extra(UNREADABLE) == "tei: <bibl> holds no text"
+    assert blank.unreadable == "tei: <bibl> holds no text"
 
 
 def test_tei_nested_list_keeps_document_order() -> None:

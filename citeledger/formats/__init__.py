@@ -14,9 +14,4 @@ reading helpers.
 
 from __future__ import annotations
 
-__all__ = ["UNREADABLE"]
-
-#: The :attr:`~citeledger.model.Reference.extra` key marking a reference entry that is kept at
-#: its position although it could not be read; the value is the reason. The ledger counts such
-#: entries as unreadable in the reference facet's coverage.
-UNREADABLE = "unreadable"
+__all__: list[str] = []

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from citeledger.formats import UNREADABLE
 from citeledger.formats._xml import (
     asserted_id,
     descendants,
@@ -145,7 +144,7 @@ def parse_jats_references(body: bytes) -> list[Reference]:
     counts once: fields from its structured citation, ``raw`` from its mixed one). A citation
     wrapped in another element (``<note><p><mixed-citation>``) is found too. A ``<ref>`` with
     no citation at all (only a ``<note>``, or empty) is not dropped: it keeps its position as
-    a reference holding its text as ``raw`` and the reason under ``extra["unreadable"]``, so
+    a reference holding its text as ``raw`` and the reason in ``unreadable``, so
     the positions after it stay right and the ledger counts it.
 
     >>> refs = parse_jats_references(
@@ -202,9 +201,13 @@ def _unreadable_ref(
     parts += [f"{flat_text(c) or ''} {c.tail or ''}" for c in ref if local_name(c) != "label"]
     text = " ".join(" ".join(parts).split()) or None
     shown = f" id={key!r}" if key else ""
-    extra: list[tuple[str, str]] = [("label", label)] if label else []
-    extra.append((UNREADABLE, f"jats: <ref{shown}> holds no citation element"))
-    return Reference(position=position, raw=text, key=key, extra=extra)
+    return Reference(
+        position=position,
+        raw=text,
+        key=key,
+        unreadable=f"jats: <ref{shown}> holds no citation element",
+        extra=[("label", label)] if label else (),
+    )
 
 
 def _inside_ref_list(el: etree._Element) -> bool:

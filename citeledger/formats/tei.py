@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from citeledger.formats import UNREADABLE
 from citeledger.formats._xml import (
     asserted_id,
     descendants,
@@ -146,7 +145,7 @@ def parse_tei_references(body: bytes) -> list[Reference]:
 
     A plain ``<bibl>`` entry (TEI's unstructured reference, which other tools than GROBID
     write) is not dropped: its text is parsed as a reference string at its position; an
-    empty one keeps its position with the reason under ``extra["unreadable"]``. Entries of a
+    empty one keeps its position with the reason in ``unreadable``. Entries of a
     ``<listBibl>`` nested in another keep their place in the document.
 
     >>> refs = parse_tei_references(
@@ -185,9 +184,7 @@ def _plain(bibl: etree._Element, position: int) -> Reference:
     text = flat_text(bibl)
     key = bibl.get(_XML_ID)
     if text is None:
-        return Reference(
-            position=position, key=key, extra=((UNREADABLE, "tei: <bibl> holds no text"),)
-        )
+        return Reference(position=position, key=key, unreadable="tei: <bibl> holds no text")
     return attrs.evolve(Reference.from_string(text, position=position), key=key)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeledger._memo import CallMemo, MemoTransport
+from citeledger._text import key_text
 from citeledger.errors import CiteledgerError, NotFoundError, SourceError, UnsupportedCapability
 from citeledger.identifiers import work_key
-from citeledger.ledger._citing import _norm_title
 from citeledger.ledger.record import Outcome, SourceReport
 from citeledger.sources import Capability, Paged, SearchResults, Source, UnreadableItem
 from citeledger.sources._protocols import (
@@ -200,7 +200,7 @@ class _SourceCandidates:
     def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:
         if not ref.title:
             return []
-        key = f"q:{_norm_title(ref.title)}"
+        key = f"q:{key_text(ref.title)}"
         if key not in self._seen:
             subject = ref.title[:60]
             src = self._src

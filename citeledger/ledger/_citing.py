@@ -5,12 +5,11 @@ Pure functions over observations already fetched; no source is asked here.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 import attrs
 
+from citeledger._text import key_text
 from citeledger.identifiers import Scheme, work_key
 from citeledger.ledger._util import _merge_names, _unique
 from citeledger.model import RelationKind
@@ -22,13 +21,6 @@ if TYPE_CHECKING:
 
     from citeledger.identifiers import Identifier
     from citeledger.model import Measurement, Observation, Paper
-
-
-# TODO(merge): use citeledger._text (H2's shared title normaliser) instead of this copy.
-def _norm_title(title: str | None) -> str:
-    text = unicodedata.normalize("NFKD", title or "")
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
 def _author_keys(paper: Paper) -> dict[tuple[str, str], str]:
@@ -124,7 +116,7 @@ def _group_citing(
     # 3. Same title (at least four words) and year, and a shared author family name.
     by_title: dict[str, list[int]] = {}
     for i, obs in enumerate(inbound):
-        title = _norm_title(obs.citing.title)
+        title = key_text(obs.citing.title)
         # Generic short titles ("Editorial", "Reply to comment") are never matched on title.
         if len(title.split()) >= 4:
             by_title.setdefault(title, []).append(i)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from citeledger.ledger._util import _merge_names
 from citeledger.ledger.record import LINK_UNAVAILABLE, Outcome
 from citeledger.model import Coverage, CoverageState, Facet, NoticeStatus
-from citeledger.sources import UNREADABLE, UnreadableItem, describe_unreadable
+from citeledger.sources import UnreadableItem, describe_unreadable
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def _is_unreadable(ref: Reference) -> bool:
-    return any(k == UNREADABLE for k, _ in ref.extra)
+    return ref.unreadable is not None
 
 
 def _unreadable_references(source: str, refs: Sequence[Reference]) -> tuple[UnreadableItem, ...]:
@@ -34,7 +34,7 @@ def _unreadable_references(source: str, refs: Sequence[Reference]) -> tuple[Unre
             source,
             "reference entry",
             None if ref.position is None else ref.position - 1,
-            ref.get_extra(UNREADABLE) or "unreadable",
+            ref.unreadable or "unreadable",
             ref.raw or ref.key,
         )
         for ref in refs

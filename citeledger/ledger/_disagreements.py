@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citeledger.ledger._citing import _norm_title
+from citeledger._text import key_text
 from citeledger.ledger.record import Claim, Disagreement
 from citeledger.model import NoticeStatus
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def _paper_disagreements(papers: Sequence[Paper], subject: str) -> list[Disagreement]:
     out: list[Disagreement] = []
     titled = [p for p in papers if p.title]
-    if len({_norm_title(p.title) for p in titled}) > 1:
+    if len({key_text(p.title) for p in titled}) > 1:
         out.append(
             Disagreement(
                 topic="title",

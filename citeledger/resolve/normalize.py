@@ -1,19 +1,21 @@
 """String normalisation shared by the resolver, the catalog and the reference parser.
 
-Everything here is pure and deterministic. Comparisons in citeledger are made on normalised
-strings so that case, Unicode normal form (NFC/NFD), diacritics, markup, whitespace and
-punctuation never change an outcome.
+:func:`normalize_text`, :func:`normalize_title` and :func:`strip_accents` live in
+:mod:`citeledger._text` (the model uses them too) and are re-exported here. Everything here is
+pure and deterministic. Comparisons in citeledger are made on normalised strings so that case,
+Unicode normal form (NFC/NFD), diacritics, markup, whitespace and punctuation never change an
+outcome.
 
 .. versionadded:: 0.1.0
 """
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
-from functools import lru_cache
 from typing import TYPE_CHECKING, Final
+
+from citeledger._text import normalize_text, normalize_title, strip_accents
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,101 +31,6 @@ __all__ = [
     "strip_accents",
     "title_tokens",
 ]
-
-# Letters that NFKD does not decompose into a base letter plus combining marks.
-_FOLD: Final = str.maketrans(
-    {
-        "ß": "ss",
-        "ẞ": "SS",
-        "æ": "ae",
-        "Æ": "AE",
-        "œ": "oe",
-        "Œ": "OE",
-        "ø": "o",
-        "Ø": "O",
-        "ł": "l",
-        "Ł": "L",
-        "đ": "d",
-        "Đ": "D",
-        "ð": "d",
-        "Ð": "D",
-        "þ": "th",
-        "Þ": "TH",
-        "ı": "i",
-        "ſ": "s",
-        # Typographic look-alikes that NFKD keeps distinct.
-        "‐": "-",
-        "‑": "-",
-        "‒": "-",
-        "–": "-",
-        "—": "-",
-        "−": "-",
-        "‘": "'",
-        "’": "'",
-        "“": '"',
-        "”": '"',
-    }
-)
-
-# JATS / Crossref titles carry inline markup (<i>, <sub>, <scp>, MathML); the words inside count,
-# the tags do not. Formatting inside a word goes without a trace ("CO<sub>2</sub>" is "CO2", as
-# a reference printed from a PDF has it); any other tag separates words.
-_INLINE_TAG_RE: Final = re.compile(
-    r"</?(?:[A-Za-z][\w.-]*:)?(?:sub|sup|i|b|u|em|strong|italic|bold|sc|scp|small|span|tt|"
-    r"underline|overline|strike|inf|mi|mn|mo|msub|msup|mrow)(?:\s[^<>]*)?/?>",
-    re.IGNORECASE,
-)
-_TAG_RE: Final = re.compile(r"</?[A-Za-z][A-Za-z0-9:_-]*(?:\s[^<>]*)?/?>")
-_NON_WORD_RE: Final = re.compile(r"[\W_]+")
-
-
-def strip_accents(text: str) -> str:
-    """Remove diacritics and fold special Latin letters (ß, æ, ø, ł, ...) to ASCII look-alikes.
-
-    Non-Latin scripts are kept as they are (only their combining marks go).
-
-    >>> strip_accents("Erdős–Rényi, Łukasiewicz, Straße")
-    'Erdos-Renyi, Lukasiewicz, Strasse'
-    """
-    if text.isascii():
-        return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_FOLD)
-
-
-@lru_cache(maxsize=65536)
-def normalize_text(text: str) -> str:
-    """Case-, accent-, markup- and punctuation-insensitive form of any text.
-
-    Letters and digits of every script are kept; everything else becomes one space.
-
-    >>> normalize_text("  <i>Über</i>-Graphs:  A  Survey! ")
-    'uber graphs a survey'
-    """
-    if "<" in text:
-        text = _TAG_RE.sub(" ", _INLINE_TAG_RE.sub("", text))
-    if "&" in text:
-        text = html.unescape(text)
-    text = strip_accents(text).casefold()
-    return " ".join(_NON_WORD_RE.sub(" ", text).split())
-
-
-def normalize_title(text: str | None) -> str:
-    """Normalised title used for every title comparison and for blocking.
-
-    Same as :func:`normalize_text`; a trailing period or a bracketed "[Chinese]"-style language
-    note is not special-cased, it is just punctuation and a word.
-
-    >>> normalize_title(
-    ...     "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning."
-    ... )
-    'zero infinity breaking the gpu memory wall for extreme scale deep learning'
-    >>> normalize_title(None)
-    ''
-    """
-    if not text:
-        return ""
-    return normalize_text(text)
 
 
 def normalize_name(text: str | None) -> str:

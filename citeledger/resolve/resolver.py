@@ -54,7 +54,6 @@ from citeledger.model import (
     ResolutionState,
     _non_negative,  # the model's own validator
 )
-from citeledger.resolve._parse import UNCERTAIN_REASON_KEY
 from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
@@ -907,13 +906,13 @@ class Resolver:
                     ResolutionState.UNRESOLVED,
                     f"{not_found} not in catalog and no title to match on",
                 )
-            why = ref.get_extra(UNCERTAIN_REASON_KEY)
+            why = ref.parse_doubt
             return fail(
                 ResolutionState.PARSE_UNCERTAIN,
                 "no identifier and no title to match on" + (f" ({why})" if why else ""),
             )
         if ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence:
-            why = ref.get_extra(UNCERTAIN_REASON_KEY)
+            why = ref.parse_doubt
             return fail(
                 ResolutionState.PARSE_UNCERTAIN,
                 f"parse confidence {ref.parse_confidence:.2f} below {cfg.min_parse_confidence:g}"

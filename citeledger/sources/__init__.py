@@ -24,7 +24,6 @@ from typing import Any, Generic, TypeAlias, TypeVar
 from attrs import evolve, frozen
 
 from citeledger.errors import SourceError, SourceNotFound, UnsupportedCapability
-from citeledger.formats import UNREADABLE
 from citeledger.sources._protocols import (
     CAPABILITY_PROTOCOLS,
     AreaProfileSource,
@@ -47,7 +46,6 @@ from citeledger.sources._protocols import (
 __all__ = [
     "CAPABILITY_PROTOCOLS",
     "ENTRY_POINT_GROUP",
-    "UNREADABLE",
     "AreaProfileSource",
     "Capability",
     "CitationSource",

@@ -56,7 +56,6 @@ from citeledger.model import (
     WorkType,
 )
 from citeledger.sources import (
-    UNREADABLE,
     Capability,
     Paged,
     SearchResults,
@@ -545,7 +544,7 @@ def _reference_or_unreadable(
 
     A deposit with, say, a number for ``author`` must not cost the citing work its other
     references: the entry is kept at its position with its ``key`` and ``unstructured`` text
-    (when they are strings) and the reason in ``extra``.
+    (when they are strings) and the reason in ``unreadable``.
     """
     try:
         with payload_shape("crossref", "reference entry"):
@@ -558,7 +557,7 @@ def _reference_or_unreadable(
             position=position,
             key=key if isinstance(key, str) else None,
             raw=raw if isinstance(raw, str) else None,
-            extra=((UNREADABLE, str(exc)),),
+            unreadable=str(exc),
         )
 
 
@@ -618,7 +617,7 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
         else Reference(
             position=i,
             raw=r if isinstance(r, str) and r.strip() else None,
-            extra=((UNREADABLE, f"crossref: reference entry is of type {type(r).__name__}"),),
+            unreadable=f"crossref: reference entry is of type {type(r).__name__}",
         )
         for i, r in enumerate(message.get("reference") or (), start=1)
     )

@@ -44,7 +44,7 @@ from citeledger.model import (
     ResolutionState,
     WorkType,
 )
-from citeledger.sources import UNREADABLE, Capability, Paged, UnreadableItem
+from citeledger.sources import Capability, Paged, UnreadableItem
 from citeledger.sources._common import (
     as_identifier,
     payload_shape,
@@ -657,7 +657,7 @@ class OpenCitationsSource:
 
         OpenCitations does not give the citing paper's order (the recordings list cited DOIs
         sorted); positions follow the listing and ``extra`` says so. A row that could not be
-        read is kept at its position with only the reason (``extra`` key ``"unreadable"``).
+        read is kept at its position with only the reason (``unreadable``).
 
         Raises:
             SourceError: the request failed after retries, or the body is not a JSON array.
@@ -675,7 +675,7 @@ class OpenCitationsSource:
         for item in page.skipped:
             out.insert(
                 item.index or 0,
-                Reference(asserted_by=NAME, extra=[basis, (UNREADABLE, item.reason)]),
+                Reference(asserted_by=NAME, unreadable=item.reason, extra=[basis]),
             )
         return [evolve(ref, position=i) for i, ref in enumerate(out, start=1)]
 

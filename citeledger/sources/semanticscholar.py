@@ -60,7 +60,6 @@ from citeledger.model import (
 )
 from citeledger.page import CountedCitation
 from citeledger.sources import (
-    UNREADABLE,
     Capability,
     Paged,
     SearchResults,
@@ -1034,7 +1033,7 @@ class SemanticScholarSource:
         """The reference list (every page); positions follow S2's listing order.
 
         An element that could not be read is kept at its position as a reference holding
-        only the reason (``extra`` key ``"unreadable"``), so the ledger counts it.
+        only the reason (``unreadable``), so the ledger counts it.
 
         Raises:
             SourceError: a page failed after retries (use :meth:`reference_links` to keep a
@@ -1049,10 +1048,8 @@ class SemanticScholarSource:
                 Reference(
                     position=index + 1,
                     asserted_by=NAME,
-                    extra=(
-                        ("position_basis", "semanticscholar listing order"),
-                        (UNREADABLE, item.reason),
-                    ),
+                    unreadable=item.reason,
+                    extra=(("position_basis", "semanticscholar listing order"),),
                 )
             )
         out.sort(key=lambda r: r.position or 0)

@@ -35,7 +35,6 @@ With the ``hypothesis`` entry point registered, ``st.from_type(Paper)`` works to
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import unicodedata
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast
 
@@ -525,6 +524,8 @@ def references(*, with_raw: bool | None = None) -> st.SearchStrategy[Reference]:
             malformed=draw(malformed_lists),
             asserted_by=draw(st.none() | st.sampled_from(("publisher", "crossref"))),
             parse_confidence=draw(st.none() | st.floats(0, 1)),
+            parse_doubt=draw(st.none() | _TEXT),
+            unreadable=draw(st.none() | _TEXT),
             extra=draw(
                 st.lists(st.tuples(st.sampled_from(("note", "url", "edition")), _TEXT), max_size=2)
             ),
@@ -911,14 +912,6 @@ def _pdf_noise(draw: st.DrawFn, text: str) -> str:
     return out
 
 
-def _parser_available() -> bool:
-    """Whether the reference-string parser is installed (checked per call, not at import)."""
-    try:
-        return importlib.util.find_spec("citeledger.resolve._parse") is not None
-    except ModuleNotFoundError:  # citeledger.resolve itself is missing
-        return False
-
-
 def noisy_references(
     paper: Paper,
     *,
@@ -937,9 +930,8 @@ def noisy_references(
     whitespace or punctuation. The paper's title (up to the subtitle) is always cited, so a
     sound resolution rule can find the paper.
 
-    The raw-string variant goes through :meth:`Reference.from_string` when the reference parser
-    (``citeledger.resolve._parse``) is installed, and is otherwise a structured reference whose
-    ``raw`` holds the string.
+    The raw-string variant goes through :meth:`Reference.from_string` (the parser in
+    :mod:`citeledger.refparse`).
 
     Args:
         paper: The cited paper (needs a title).
@@ -993,25 +985,10 @@ def noisy_references(
                 )
             )
         arxiv = next((i for i in ids if i.scheme is Scheme.ARXIV), None)
-        printed: tuple[Identifier, ...] = () if doi is None else (doi,)
         if doi_text is None and arxiv is not None:
             doi_text = f"arXiv:{arxiv.value}"
-            printed = (arxiv,)
         text = _render(structured, et_al=et_al, style=draw(st.integers(0, 2)), doi_text=doi_text)
         text = _pdf_noise(draw, text)
-        if _parser_available():
-            return Reference.from_string(text, position=pos)
-        return Reference(
-            position=pos,
-            raw=text,
-            title=structured.title,
-            authors=structured.authors,
-            year=structured.year,
-            venue=structured.venue,
-            volume=structured.volume,
-            issue=structured.issue,
-            first_page=structured.first_page,
-            identifiers=printed,  # only what the string shows
-        )
+        return Reference.from_string(text, position=pos)
 
     return _drawing(build)

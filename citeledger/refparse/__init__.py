@@ -1,0 +1,428 @@
+r"""The reference-string parser: free text -> :class:`ParsedReference`, a plain value.
+
+:meth:`citeledger.model.Reference.from_string` turns the value into the model (as packaging's
+``_parser`` feeds ``Requirement``); nothing here knows the model. One module per part of a
+reference: :mod:`._clean` (cleaning, PDF repairs, "too little" texts), :mod:`._authors` (the
+author list), :mod:`._tail` (volume, issue, pages, year), :mod:`._title` (title and venue),
+:mod:`._names` (particles, plain name parts, author-string splitting), :mod:`._chars`
+(character classes).
+
+The parser is a deterministic, regex-and-token heuristic tuned on real reference strings
+(Crossref deposits, PMC strings extracted from PDFs, arXiv-era ML references). It reads a string
+in four passes, each linear in the length of the text:
+
+1. **Clean**: repair PDF line breaks (``Endo-\nscopic`` -> ``Endoscopic``; a real hyphen as in
+   ``COVID-\n19`` or ``ZeRO-\nInfinity`` is kept), collapse whitespace, and cut identifiers,
+   URLs and link-out noise (``[PubMed]``, ``[INSPIRE]``) out of the working text after
+   :func:`~citeledger.identifiers.find_identifiers` has read them from the original.
+2. **Authors**: a small grammar per name order tried at the start of the string: Vancouver
+   (``Cotton PB, Lehman G, et al.``), family-comma-initials (APA, Nature, Springer LNCS:
+   ``Bean, R. A., & Northup, J. C.``), initials-first (IEEE, physics, ACM:
+   ``A. B. Smith, C. D. Jones, and E. F. Li``), full given names (ACM, Chicago), Chinese /
+   Japanese / Korean names (``张三, 李四, 等.``) and Cyrillic (GOST ``Иванов И. И.``); inside a
+   list also group authors (``…, Berger K, German Stroke Registers Study Group:``), family names
+   without initials and PDF line numbers. The list is accepted only when something that ends an
+   author list follows it (a year, a colon, a quote, a full stop before the title). Where the
+   grammars stop early (``Bergman JJGHM``, ``Milev P Ho B-C``, ``von, G. A.``), the text up to
+   the next year, ``et al.``, colon or full stop after initials is still read as names when
+   every item of it looks like one.
+3. **Tail**: the run of numeric tokens at the end (``2005;100:38-42``, ``521, 436–444 (2015)``,
+   ``vol. 5, no. 3, pp. 1–9``, ``Т. 5, № 3. С. 10–20``) gives year, volume, issue and pages.
+4. **Title / venue**: what lies between is split at a quoted title, ``In:``, ``//``, a
+   ``[J]``-style type marker, or the first sentence break after which only a venue-like text
+   follows. When stray text follows the numbers (a DOI cut in two, a running head), the title
+   and venue end before the first volume/pages block.
+
+Nothing here raises on a string: text with too little to work with (``Ibid.``, a lone URL,
+``[12]``, garbage) gives a reference with ``parse_confidence`` below 0.3, no title, the
+original ``raw``, and the reason in :attr:`ParsedReference.doubt` (the model's
+``Reference.parse_doubt``) so the resolver can report
+:attr:`~citeledger.model.ResolutionState.PARSE_UNCERTAIN` with the reason.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final
+
+from attrs import frozen
+
+from citeledger.identifiers import (
+    Identifier,
+    MalformedFragment,
+    find_identifiers,
+)
+from citeledger.refparse._authors import (
+    _CORP_YEAR_RE,
+    _QUOTE_CLOSE,
+    _QUOTE_RE,
+    _YEAR_AFTER_RE,
+    _make_author,
+    _more_names,
+    _read_authors,
+)
+from citeledger.refparse._clean import (
+    _BACKREF_RE,
+    _CORR_RE,
+    _EMPTY_BRACKETS_RE,
+    _LEADING_LABEL_RE,
+    _NONREF_ANY_RE,
+    _NONREF_RE,
+    _WORD_RE,
+    _clean_text,
+    _extract_arxiv_corr,
+    _may_hold_identifier,
+    _mostly_symbols,
+    _strip_noise,
+)
+from citeledger.refparse._names import ParsedName, is_et_al_only, split_author_string, split_name
+from citeledger.refparse._tail import _ANY_YEAR_RE, _TAIL_YEAR_RE, _parse_tail, _tail_start
+from citeledger.refparse._title import (
+    _clean_title,
+    _clean_venue,
+    _inner_citation,
+    _split_title_venue,
+    _venue_only,
+)
+
+__all__ = [
+    "ParsedName",
+    "ParsedReference",
+    "is_et_al_only",
+    "parse_reference",
+    "split_author_string",
+    "split_name",
+]
+
+#: Longest text read as one reference; longer input is a text block, not a reference.
+_MAX_REFERENCE_CHARS: Final = 3000
+#: How much of an over-long text is still scanned for identifiers (keeps the time bounded).
+_MAX_SCAN_CHARS: Final = 20000
+
+
+@frozen(kw_only=True)
+class ParsedReference:
+    """What the parser read from one reference string: plain values, no model behind them.
+
+    Args:
+        raw: The text exactly as given.
+        position: The 1-based position passed in (not checked here).
+        label: The list label cut from the start of the text (``[12]``, ``3.``), if any.
+        title: Title of the cited work.
+        authors: The names read, in order.
+        year: Year.
+        venue: Journal, proceedings or series.
+        volume: Volume.
+        issue: Issue.
+        first_page: First page or article number.
+        last_page: Last page.
+        identifiers: Valid identifiers found anywhere in the text.
+        malformed: Identifier-looking fragments that are malformed, with the reason.
+        confidence: 0-1 confidence of the parse.
+        doubt: Why the parse is unsure (too little text, no title, ...), else None.
+
+    .. versionadded:: 0.1.0
+    """
+
+    raw: str
+    position: int | None = None
+    label: str | None = None
+    title: str | None = None
+    authors: tuple[ParsedName, ...] = ()
+    year: int | None = None
+    venue: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    first_page: str | None = None
+    last_page: str | None = None
+    identifiers: tuple[Identifier, ...] = ()
+    malformed: tuple[MalformedFragment, ...] = ()
+    confidence: float = 0.0
+    doubt: str | None = None
+
+
+def _uncertain(
+    raw: str,
+    position: int | None,
+    reason: str,
+    *,
+    identifiers: tuple[Identifier, ...] = (),
+    malformed: tuple[MalformedFragment, ...] = (),
+    year: int | None = None,
+    confidence: float = 0.05,
+) -> ParsedReference:
+    return ParsedReference(
+        raw=raw,
+        position=position,
+        year=year,
+        identifiers=identifiers,
+        malformed=malformed,
+        confidence=confidence,
+        doubt=reason,
+    )
+
+
+def parse_reference(text: str, *, position: int | None = None) -> ParsedReference:
+    """Parse one free-text reference string into a :class:`ParsedReference`.
+
+    Handles Vancouver/NLM, APA, Harvard, Chicago, IEEE, ACM, Nature, Springer, physics-style
+    and GOST / GB/T 7714 references, PDF line breaks and hyphenation, ``et al.``, and arXiv /
+    DOI / PMID identifiers anywhere in the text. Never raises on a string; runs in time linear
+    in the length of the text.
+
+    Args:
+        text: The reference as printed.
+        position: Its 1-based position in the citing paper's reference list.
+
+    Returns:
+        The parsed reference. ``raw`` is ``text`` unchanged; ``confidence`` is in 0-1; when
+        there is too little to work with it is below 0.3 and ``doubt`` says why.
+
+    Example:
+        >>> ref = parse_reference(
+        ...     "Rajbhandari S, et al. ZeRO-Infinity: breaking the GPU memory wall for extreme "
+        ...     "scale deep learning. SC21. 2021. arXiv:2104.07857",
+        ...     position=56,
+        ... )
+        >>> ref.authors[0].family, ref.year, [str(i) for i in ref.identifiers]
+        ('Rajbhandari', 2021, ['arxiv:2104.07857'])
+        >>> ref.title
+        'ZeRO-Infinity: breaking the GPU memory wall for extreme scale deep learning'
+        >>> parse_reference("Ibid.").doubt
+        'a back-reference (Ibid., op. cit.) with no content of its own'
+
+    .. versionadded:: 0.1.0
+    """
+    # Callers outside the type checker may pass bytes or None; read them as text, never raise.
+    obj: object = text
+    raw = obj if isinstance(obj, str) else str(obj)
+    try:
+        return _parse(raw, raw, position)
+    except Exception as exc:  # a parser bug must not stop a batch; the reason names it
+        return _uncertain(
+            raw,
+            position,
+            f"internal parser error ({type(exc).__name__})",
+            confidence=0.0,
+        )
+
+
+def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
+    if not text or text.isspace():
+        return _uncertain(raw, position, "empty reference string", confidence=0.0)
+    scan = text if len(text) <= _MAX_SCAN_CHARS else text[:_MAX_SCAN_CHARS]
+    if _may_hold_identifier(scan):
+        found = find_identifiers(scan)
+        identifiers = list(found.identifiers)
+        malformed = found.malformed
+    else:
+        identifiers, malformed = [], ()
+    if len(text) > _MAX_REFERENCE_CHARS:
+        return _uncertain(
+            raw,
+            position,
+            f"text too long for one reference ({len(text)} characters)",
+            identifiers=tuple(identifiers),
+            malformed=malformed,
+            confidence=0.05,
+        )
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    s = _clean_text(text)
+    cleaned = s
+    arxiv_venue = _extract_arxiv_corr(s, identifiers) if "CoRR" in s else False
+    low = s.lower()
+    if not arxiv_venue and "arxiv" in low:
+        arxiv_venue = True
+    s = _strip_noise(s, low)
+    if arxiv_venue and "CoRR" in s:
+        s = _CORR_RE.sub(" CoRR ", s)
+    if "(" in s or "[" in s:
+        s = _EMPTY_BRACKETS_RE.sub(" ", s)
+    if s is not cleaned:
+        # _clean_text returns collapsed text, and re.sub returns its input when nothing matched.
+        s = " ".join(s.split())
+    s = s.strip(" ,;")
+    label = _LEADING_LABEL_RE.match(s)
+    label_text: str | None = None
+    if label is not None:
+        label_text = label.group(0).strip() or None
+        s = s[label.end() :].lstrip()
+    ident_tuple = tuple(identifiers)
+
+    # ---- too little to work with
+    if _BACKREF_RE.match(s):
+        return _uncertain(
+            raw,
+            position,
+            "a back-reference (Ibid., op. cit.) with no content of its own",
+            identifiers=ident_tuple,
+            malformed=malformed,
+        )
+    if _NONREF_RE.match(s) or (len(s) < 60 and _NONREF_ANY_RE.search(s)):
+        return _uncertain(
+            raw,
+            position,
+            "a personal communication or unpublished work: nothing to look up",
+            identifiers=ident_tuple,
+            malformed=malformed,
+        )
+    words = _WORD_RE.findall(s) if len(s) < 80 or s.count(" ") < 2 else ("",) * 3
+    if len(words) < 3 or s.count(" ") < 1:
+        year_m = _TAIL_YEAR_RE.search(s)
+        if not any(c.isalpha() for c in s):
+            reason = (
+                "only an identifier or URL, no bibliographic text"
+                if identifiers or malformed or "http" in text or "www." in text
+                else "no bibliographic text (only a number or punctuation)"
+            )
+        else:
+            reason = f"too little text to parse ({len(words)} word{'s' if len(words) != 1 else ''})"
+        return _uncertain(
+            raw,
+            position,
+            reason,
+            identifiers=ident_tuple,
+            malformed=malformed,
+            year=int(year_m.group("y1") or year_m.group("y2")) if year_m else None,
+            confidence=0.15 if identifiers else 0.05,
+        )
+    if _mostly_symbols(s):
+        return _uncertain(
+            raw,
+            position,
+            "does not look like a reference (mostly non-letter characters)",
+            identifiers=ident_tuple,
+            malformed=malformed,
+        )
+
+    # ---- authors, then a year right after them
+    names = _read_authors(s)
+    authors: list[ParsedName] = []
+    grammar: str | None = None
+    pos = 0
+    year: int | None = None
+    if names is not None:
+        authors = [_make_author(*a) for a in names.authors]
+        pos, grammar = names.end, names.grammar
+    else:
+        # A corporate author before "(2005)": "World Health Organization (2010) Title."
+        m = _CORP_YEAR_RE.match(s)
+        if m is not None and m.start("year") > 2:
+            corp = s[: m.start("year")].strip(" ,.(")
+            if 0 < len(corp) <= 150:
+                authors = [ParsedName(family=corp, raw=corp)]
+                pos = m.start("year") - 1 if s[m.start("year") - 1] == "(" else m.start("year")
+                grammar = "corporate"
+    ym = _YEAR_AFTER_RE.match(s, pos) if authors else None
+    if ym is not None:
+        y = ym.group("year")
+        if y[:1].isdigit():
+            year = int(y[:4])
+        pos = ym.end()
+    elif grammar != "corporate":
+        more = _more_names(s, pos, parsed=bool(authors))
+        if more is not None:
+            extra_names, pos, year = more
+            authors.extend(_make_author(*a) for a in extra_names)
+            ym = _YEAR_AFTER_RE.match(s, pos) if year is None else None
+            if ym is not None and ym.group("year")[:1].isdigit():
+                # "..., et al 2016 Title": the year after the list.
+                year = int(ym.group("year")[:4])
+                pos = ym.end()
+
+    # ---- quoted title (IEEE, Chicago, physics)
+    title = ""
+    venue = ""
+    rest_from = pos
+    q = _QUOTE_RE.match(s, pos)
+    if q is not None and (pos > 0 or q.start(1) == 0):
+        opener = q.group(1)
+        close = _QUOTE_CLOSE[opener]
+        end = s.find(close, q.end(1) + 1)
+        if opener == "“" and end < 0:
+            end = s.find('"', q.end(1) + 1)
+        # A quote that closes mid-title ('"Environment shock": a study of ...') is part of
+        # the title, not around it.
+        if end > q.end(1) and (
+            s[end - 1 : end] in ",.?!" or s[end + 1 : end + 2] in ("", ",", ".")
+        ):
+            title = s[q.end(1) : end]
+            rest_from = end + 1
+
+    # ---- numeric tail and the text between
+    tstart = _tail_start(s, rest_from)
+    tail = _parse_tail(s[tstart:])
+    mid = s[rest_from:tstart].strip(" ,;:")
+    if title:
+        venue = mid
+    elif mid:
+        if authors and (tail.volume or tail.first_page) and _venue_only(mid):
+            venue = mid
+        else:
+            title, venue = _split_title_venue(mid, grammar)
+            inner = _inner_citation(mid, grammar, title, venue)
+            if inner is not None:
+                title, venue, block = inner
+                inner_tail = _parse_tail(block)
+                if inner_tail.year is None:
+                    inner_tail.year = tail.year
+                tail = inner_tail
+    title = _clean_title(title)
+    venue = _clean_venue(venue) if venue else ""
+    if not title and names is None and authors == [] and venue:
+        title, venue = venue, ""
+
+    if year is None:
+        year = tail.year
+    if year is None:
+        m2 = _ANY_YEAR_RE.search(s, pos)
+        if m2 is not None:
+            year = int(m2.group(1))
+    if not venue and arxiv_venue:
+        venue = "arXiv" if "arxiv" in raw.lower() else "CoRR"
+
+    # ---- confidence
+    conf = 0.0
+    title_words = len(title.split())
+    if title_words >= 3:
+        conf += 0.4
+    elif title:
+        conf += 0.2
+    if authors:
+        conf += 0.2
+    if year is not None:
+        conf += 0.15
+    if venue:
+        conf += 0.1
+    if tail.volume or tail.first_page:
+        conf += 0.1
+    if ident_tuple:
+        conf += 0.1
+    if len(title) > 300:
+        conf -= 0.25
+    conf = max(0.0, min(1.0, conf))
+
+    doubt: str | None = None
+    if not title and not ident_tuple and not (venue and (tail.volume or tail.first_page)):
+        conf = min(conf, 0.25)
+        doubt = "no title could be found"
+    return ParsedReference(
+        raw=raw,
+        position=position,
+        label=label_text,
+        title=title or None,
+        authors=tuple(authors),
+        year=year,
+        venue=venue or None,
+        volume=tail.volume,
+        issue=tail.issue,
+        first_page=tail.first_page,
+        last_page=tail.last_page,
+        identifiers=ident_tuple,
+        malformed=malformed,
+        confidence=round(conf, 3),
+        doubt=doubt,
+    )
