@@ -59,6 +59,7 @@ from citeledger.sources._common import (
     make_transport,
     payload_shape,
 )
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request, Response
 from citeledger.sources._xml import safe_xml
 
@@ -414,6 +415,8 @@ class ArxivSource(TransportSwap):
     """
 
     name = _SOURCE
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset({Capability.PAPER, Capability.SEARCH})
 
     def __init__(
@@ -563,6 +566,7 @@ class ArxivSource(TransportSwap):
         def pages() -> Iterator[
             tuple[list[Paper], int | None] | tuple[list[Paper], int | None, _Skipped]
         ]:
+            guard = PageGuard(source=self.name, bounds=self.page_bounds)
             start = 0
             while True:
                 request = build_query_request(
@@ -586,10 +590,12 @@ class ArxivSource(TransportSwap):
                         )
                     yield [], total
                     return
+                guard.page(feed.entries)
                 yield feed.papers, total, feed.skipped
                 start += len(feed.entries) + len(feed.skipped)
                 if total is not None and start >= total:
                     return
+                guard.more()
 
         return Paged(pages(), limit=limit)
 

@@ -78,6 +78,7 @@ from citeledger.sources._common import (
     require_object,
     utc_now,
 )
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
@@ -804,6 +805,8 @@ class CrossrefSource(TransportSwap):
     """
 
     name = _SOURCE
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset(
         {
             Capability.PAPER,
@@ -994,9 +997,12 @@ class CrossrefSource(TransportSwap):
     ) -> Iterator[CrossrefWorkList]:
         """Cursor-page through a work-list request; stops on a short, empty or last page."""
         request = first.with_params(cursor="*")
+        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=first.redacted_url())
+        guard.start("*")
         seen = 0
         while True:
             page = self._work_list(request, parse_unstructured=parse_unstructured)
+            guard.page(page.works, cursor=page.next_cursor)
             yield page
             # Unreadable items still fill the page: only the items sent say it was the last.
             sent = len(page.works) + len(page.skipped)
@@ -1009,6 +1015,7 @@ class CrossrefSource(TransportSwap):
                 or (rows is not None and sent < int(rows))
             ):
                 return
+            guard.more()
             request = request.with_params(cursor=page.next_cursor)
 
     def works(

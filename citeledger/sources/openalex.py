@@ -88,6 +88,7 @@ from citeledger.sources._common import (
     require_object,
     utc_now,
 )
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
@@ -645,6 +646,8 @@ class OpenAlexSource(TransportSwap):
     """
 
     name = _SOURCE
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset(
         {
             Capability.PAPER,
@@ -718,9 +721,12 @@ class OpenAlexSource(TransportSwap):
     def _paged(self, request: Request, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
         """Cursor-page through a list request; stops on an empty page or a missing cursor."""
         request = request.with_params(cursor="*")
+        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=request.redacted_url())
+        guard.start("*")
         seen = kept = 0
         while True:
             page = self._list(request)
+            guard.page(page.works, cursor=page.next_cursor)
             yield page
             # Unreadable results count toward the total, not toward a limit of works wanted.
             sent = len(page.works) + len(page.skipped)
@@ -733,6 +739,7 @@ class OpenAlexSource(TransportSwap):
                 or (limit is not None and kept >= limit)
             ):
                 return
+            guard.more()
             request = request.with_params(cursor=page.next_cursor)
 
     # -- Source methods
