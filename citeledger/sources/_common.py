@@ -25,10 +25,10 @@ from citeledger.sources._transport import (
     RequestsTransport,
     Response,
     RetryPolicy,
-    scrub,
     Transport,
     _detail,
     default_user_agent,
+    scrub,
 )
 from citeledger.sources._xml import safe_xml
 
