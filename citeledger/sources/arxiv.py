@@ -222,7 +222,11 @@ def _text(element: etree._Element | None) -> str | None:
 
 def _int(element: etree._Element | None) -> int | None:
     text = _text(element)
-    return int(text) if text is not None and text.isdigit() else None
+    # ASCII digits only ("²" passes isdigit, not int) and at most 18 of them: a 5,000-digit
+    # count would hit Python's integer-digit limit; an unreadable count is unknown (None).
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 18:
+        return None
+    return int(text)
 
 
 def _time(element: etree._Element | None) -> dt.datetime | None:
