@@ -616,6 +616,7 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
         related=_relations(message),
         source=_SOURCE,
     )
+    listed = message.get("reference")
     references = tuple(
         _reference_or_unreadable(r, position=i, parse_unstructured=parse_unstructured)
         if isinstance(r, Mapping)
@@ -625,8 +626,13 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
             raw=r if isinstance(r, str) and r.strip() else None,
             extra=((UNREADABLE, f"crossref: reference entry is of type {type(r).__name__}"),),
         )
-        for i, r in enumerate(message.get("reference") or (), start=1)
+        for i, r in enumerate(listed if isinstance(listed, list) else (), start=1)
     )
+    if listed is not None and not isinstance(listed, list):
+        # A string is not a list of its characters: the field is one unreadable entry, the
+        # work's other fields stand.
+        why = f"crossref: reference is of type {type(listed).__name__}, not a list"
+        references = (Reference(extra=((UNREADABLE, why),)),)
     count = message.get("is-referenced-by-count")
     ref_count = message.get("references-count", message.get("reference-count"))
     score = message.get("score")
