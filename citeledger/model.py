@@ -330,10 +330,15 @@ def _strs(values: Iterable[str] | str | None) -> tuple[str, ...]:
     return tuple(_text(v, "a list item") for v in _iterable(values, "strings"))
 
 
+#: A lone UTF-16 surrogate (JSON "\\ud800" decodes to one): no character, and a string holding
+#: one cannot be written as UTF-8, so it becomes U+FFFD REPLACEMENT CHARACTER.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
 def _text(value: object, what: str) -> str:
     # Numbers read as text ("12" for a volume); a list, a dict or bytes would become "[...]".
     if isinstance(value, str):
-        return value
+        return value if value.isascii() else _SURROGATE_RE.sub("\ufffd", value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     raise ModelError(f"{what}: expected a string, got {type(value).__name__}")
