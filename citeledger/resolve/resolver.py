@@ -1017,7 +1017,7 @@ class Resolver:
                 gc.freeze()
             try:
                 for i, ref in enumerate(items, 1):
-                    out.append(bad[i - 1] if i - 1 in bad else self.resolve(ref))
+                    out.append(bad[i - 1] if i - 1 in bad else _contained(self, ref))
                     if report is not None and (i % step == 0 or i == total):
                         report(i, total)
             finally:
@@ -1119,7 +1119,7 @@ class Resolver:
                 child.start()
             while (k := _claim(counter, len(ranges), check)) is not None:
                 a, b = ranges[k]
-                done[k] = [bad.get(i) or self.resolve(items[i]) for i in range(a, b)]
+                done[k] = [bad.get(i) or _contained(self, items[i]) for i in range(a, b)]
                 count += b - a
                 if report is not None:
                     report(count, total)
@@ -1190,7 +1190,9 @@ def _child_main(
             index = _paper_index(resolver)
         while (k := _claim(counter, len(ranges))) is not None:
             a, b = ranges[k]
-            queue.put((k, [_to_wire_result(resolver.resolve(ref), index) for ref in items[a:b]]))
+            queue.put(
+                (k, [_to_wire_result(_contained(resolver, ref), index) for ref in items[a:b]])
+            )
         queue.put((_CHILD_DONE, None))
     except BaseException as exc:
         try:
@@ -1342,6 +1344,21 @@ def _paper_index(resolver: Resolver) -> dict[int, int]:
 
 def _resolvable(item: object) -> bool:
     return isinstance(item, (Reference, Paper, str))
+
+
+def _contained(resolver: Resolver, ref: Reference | Paper | str) -> Resolution:
+    """``resolver.resolve(ref)``; a candidate provider that raises costs this reference only.
+
+    The reference is UNRESOLVED with the provider's error as the reason, and the batch goes
+    on (KeyboardInterrupt and SystemExit still propagate: they are not Exceptions).
+    """
+    try:
+        return resolver.resolve(ref)
+    except Exception as exc:
+        return Resolution(
+            state=ResolutionState.UNRESOLVED,
+            reason=f"a candidate provider failed: {type(exc).__name__}: {_shown_repr(str(exc))}",
+        )
 
 
 def _bad_item(position: int, item: object) -> Resolution:
