@@ -915,6 +915,8 @@ class RequestsTransport:
                     raise _Fatal(_too_large(cap, where))
             if decoder is not None:
                 out += decoder.flush()
+        except SourceError:  # our own deadline (a TimeoutError too): as it is
+            raise
         except zlib.error as exc:
             detail = f"content-encoding {encoding}: {exc}"
             raise TransportError("undecodable body", detail=detail, **where) from None
