@@ -29,6 +29,7 @@ import multiprocessing
 import pickle
 import queue as queue_module
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -385,7 +386,7 @@ class Resolver:
     def _by_identifier(self, ident: Identifier) -> list[Paper]:
         found: list[Paper] = []
         for provider in self.providers:
-            for paper in provider.by_identifier(ident):
+            for paper in _asked(provider, partial(provider.by_identifier, ident)):
                 if not any(paper is p or paper == p for p in found):
                     found.append(paper)
         return found
@@ -415,7 +416,7 @@ class Resolver:
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(provider.scored(feats))
             else:
-                for paper in provider.candidates(ref, limit=limit):
+                for paper in _asked(provider, partial(provider.candidates, ref, limit=limit)):
                     title = normalize_title(paper.title)
                     pool.append((title_similarity(feats.title, title), paper, title))
         if not pool:
@@ -1346,18 +1347,38 @@ def _resolvable(item: object) -> bool:
     return isinstance(item, (Reference, Paper, str))
 
 
+class _ProviderFailed(Exception):
+    """A candidate provider raised; carries its error out of one reference's resolution."""
+
+    def __init__(self, provider: object, error: Exception) -> None:
+        super().__init__(error)
+        self.provider = provider
+        self.error = error
+
+
+def _asked(provider: object, ask: Callable[[], Iterable[Paper]]) -> list[Paper]:
+    """What a provider answers, as a list; anything it raises becomes :class:`_ProviderFailed`."""
+    try:
+        return list(ask())
+    except Exception as exc:  # a plug-in provider may raise anything (not KeyboardInterrupt)
+        raise _ProviderFailed(provider, exc) from exc
+
+
 def _contained(resolver: Resolver, ref: Reference | Paper | str) -> Resolution:
     """``resolver.resolve(ref)``; a candidate provider that raises costs this reference only.
 
     The reference is UNRESOLVED with the provider's error as the reason, and the batch goes
-    on (KeyboardInterrupt and SystemExit still propagate: they are not Exceptions).
+    on. Errors of the resolver itself still propagate.
     """
     try:
         return resolver.resolve(ref)
-    except Exception as exc:
+    except _ProviderFailed as failed:
+        exc = failed.error
+        name = type(failed.provider).__name__
         return Resolution(
             state=ResolutionState.UNRESOLVED,
-            reason=f"a candidate provider failed: {type(exc).__name__}: {_shown_repr(str(exc))}",
+            reason=f"candidate provider {name} failed: {type(exc).__name__}: "
+            f"{_shown_repr(str(exc))}",
         )
 
 
