@@ -13,7 +13,7 @@ class _Flaky:
     def __init__(self) -> None:
         self.calls = 0
 
-    def by_identifier(self, ident: Identifier) -> Iterable[Paper]:
+    def by_identifier(self, ident: Identifier) -> list[Paper]:
         return []
 
     def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:
