@@ -294,17 +294,17 @@ class PagingStopped(SourceError):
     page with nothing new, or the listing reached the hard page bound. What was fetched before
     is kept; the listing is partial and :attr:`reason` says why.
 
-    Attributes:
-        reason: The bound that stopped paging (a :class:`~citeledger.sources._paging.PageStop`
-            value: ``"repeated cursor"``, ``"repeated page"``, ``"offset past the announced
-            total"``, ``"page with no new items"``, ``"page bound"``).
-
     .. versionadded:: 0.1.0
     """
 
     @property
     def reason(self) -> str:
-        """The bound that stopped paging (the message)."""
+        """The bound that stopped paging (the message): a ``PageStop`` value.
+
+        ``"repeated cursor"``, ``"repeated page"``, ``"page with no new items"``, ``"offset
+        past the announced total"``, ``"next offset inside the page just read"`` or ``"page
+        bound"``.
+        """
         return self.message
 
 
