@@ -19,15 +19,24 @@ derive from the nearest builtin so callers who know nothing of citeledger still 
     ├── WorkerLost (RuntimeError)             a worker process of resolve_many died
     └── SourceError (OSError)                 talking to a source failed (after retries)
         ├── TransportError                    connection refused / reset, DNS, timeout
-        │   └── SourceTimeout                 connect or read timeout
+        │   ├── SourceTimeout                 connect or read timeout
+        │   │   └── DeadlineExceeded          total deadline of an attempt / a call
+        │   ├── HostNotFound                  DNS: the name does not resolve (not retried)
+        │   ├── ConnectionRefused             nothing listens on the port
+        │   ├── TLSError                      TLS handshake / verification (not retried)
+        │   └── RedirectRefused               redirect off-host, to a non-HTTP scheme or a
+        │                                     private / link-local address
         ├── HTTPStatusError                   an error status the source answered with
         │   ├── NotFoundError                 404 / "Resource not found."
         │   ├── BadRequestError               400 / validation failures
         │   ├── RateLimitError                429 after the retry budget
         │   ├── QuotaExceededError            403 / quota used up: never retried
         │   └── ServerError                   5xx after the retry budget
-        └── InvalidResponseError              200 with an HTML page, an empty body,
-                                              truncated JSON or invalid XML
+        ├── InvalidResponseError              200 with an HTML page, an empty body,
+        │   │                                 truncated JSON or invalid XML
+        │   └── ResponseTooLarge              body (decompressed) past the size cap
+        └── PagingStopped                     a listing stopped by a paging bound
+                                              (repeated cursor / page, page bound, ...)
 
 Source errors carry ``source``, ``url`` (with any API key redacted) and ``attempt``, and
 pickle cleanly so they cross process boundaries (Dask, multiprocessing).
@@ -42,21 +51,28 @@ from typing import Any
 __all__ = [
     "BadRequestError",
     "CiteledgerError",
+    "ConnectionRefused",
+    "DeadlineExceeded",
     "DeserializationError",
     "HTTPStatusError",
+    "HostNotFound",
     "IncompatibleMeasurements",
     "InvalidIdentifier",
     "InvalidResponseError",
     "ModelError",
     "NaiveDatetimeError",
     "NotFoundError",
+    "PagingStopped",
     "ParseError",
     "QuotaExceededError",
     "RateLimitError",
+    "RedirectRefused",
+    "ResponseTooLarge",
     "ServerError",
     "SourceError",
     "SourceNotFound",
     "SourceTimeout",
+    "TLSError",
     "TransportError",
     "UnsafeXMLError",
     "UnsupportedCapability",
@@ -269,3 +285,69 @@ class ServerError(HTTPStatusError):
 
 class InvalidResponseError(SourceError):
     """A success status whose body is unusable: HTML page, empty, truncated, invalid XML."""
+
+
+class PagingStopped(SourceError):
+    """A paged listing stopped by one of its bounds before the source said it was done.
+
+    The source repeated a cursor or a page, announced a next offset past its own total, sent a
+    page with nothing new, or the listing reached the hard page bound. What was fetched before
+    is kept; the listing is partial and :attr:`reason` says why.
+
+    .. versionadded:: 0.1.0
+    """
+
+    @property
+    def reason(self) -> str:
+        """The bound that stopped paging (the message): a ``PageStop`` value.
+
+        ``"repeated cursor"``, ``"repeated page"``, ``"page with no new items"``, ``"offset
+        past the announced total"``, ``"next offset inside the page just read"`` or ``"page
+        bound"``.
+        """
+        return self.message
+
+
+class ResponseTooLarge(InvalidResponseError):
+    """A response body (after decompression) grew past the transport's size cap.
+
+    .. versionadded:: 0.1.0
+    """
+
+
+class DeadlineExceeded(SourceTimeout):
+    """An attempt or a whole call ran past its total deadline (a server dripping bytes).
+
+    .. versionadded:: 0.1.0
+    """
+
+
+class HostNotFound(TransportError):
+    """The host name does not resolve (DNS): never retried.
+
+    .. versionadded:: 0.1.0
+    """
+
+
+class ConnectionRefused(TransportError):
+    """The host refused the connection (nothing listens on the port).
+
+    .. versionadded:: 0.1.0
+    """
+
+
+class TLSError(TransportError):
+    """The TLS handshake or certificate verification failed: never retried.
+
+    .. versionadded:: 0.1.0
+    """
+
+
+class RedirectRefused(TransportError):
+    """A redirect the transport will not follow.
+
+    To another host (not in the allow-list), to a non-HTTP scheme, to a private, loopback or
+    link-local address, or more hops than the limit.
+
+    .. versionadded:: 0.1.0
+    """

@@ -431,8 +431,12 @@ def _entity(match: re.Match[str]) -> str:
     name = match.group(1)
     if name in _NAMED_ENTITIES:
         return _NAMED_ENTITIES[name]
-    code = int(name, 0) if name[1] in "xX" else int(name[1:])
-    return chr(code) if 0 < code < 0x110000 else match.group(0)
+    # "#x41" is hexadecimal: "0x41" in base 0 (int("#x41", 0) raises; ruff's FURB166 "fix"
+    # of int(name[2:], 16) produced exactly that, so the prefix is rebuilt instead).
+    code = int("0" + name[1:], 0) if name[1] in "xX" else int(name[1:])
+    # A surrogate code point is no character: kept as written, never a lone surrogate.
+    valid = 0 < code < 0x110000 and not 0xD800 <= code <= 0xDFFF
+    return chr(code) if valid else match.group(0)
 
 
 def _trim_trailing(s: str) -> str:

@@ -337,10 +337,15 @@ def _strs(values: Iterable[str] | str | None) -> tuple[str, ...]:
     return tuple(_text(v, "a list item") for v in _iterable(values, "strings"))
 
 
+#: A lone UTF-16 surrogate (JSON "\\ud800" decodes to one): no character, and a string holding
+#: one cannot be written as UTF-8, so it becomes U+FFFD REPLACEMENT CHARACTER.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
 def _text(value: object, what: str) -> str:
     # Numbers read as text ("12" for a volume); a list, a dict or bytes would become "[...]".
     if isinstance(value, str):
-        return value
+        return value if value.isascii() else _SURROGATE_RE.sub("\ufffd", value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     raise ModelError(f"{what}: expected a string, got {type(value).__name__}")
@@ -389,27 +394,60 @@ def _opt_int(value: object) -> int | None:
 
 _YEAR_RE = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d|21\d\d)(?!\d)")
 
+#: The plausible range of a publication year, both ends included: a number outside it (10**30,
+#: -5) is refused (:class:`~citeledger.errors.ModelError`), never stored. Years read out of
+#: text ("(2021)", "2021a") are 1500-2199.
+YEAR_RANGE: tuple[int, int] = (1000, 2199)
 
-def _year(value: object) -> int | None:
-    """Accept 2021, "2021", "(2021)", "2021a", "c. 2021"; anything else -> None (kept raw).
+
+def _bounded_year(year: int) -> int:
+    low, high = YEAR_RANGE
+    if not low <= year <= high:
+        shown = str(year) if abs(year) < 10**12 else f"a {len(str(abs(year)))}-digit number"
+        raise ModelError(f"year: {shown} is outside the plausible range {low}-{high}")
+    return year
+
+
+def _year_value(value: object) -> int | None:
+    """Accept 2021, "2021", "(2021)", "2021a", "c. 2021"; text with no year -> None.
 
     A value that is not text or a number at all (a list, bytes, a float with a fraction) is an
-    error rather than a year quietly lost or truncated.
+    error rather than a year quietly lost or truncated; a number outside :data:`YEAR_RANGE`
+    too.
     """
     if value is None or value == "":
         return None
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
+        return _bounded_year(value)
     if isinstance(value, float):
         if value.is_integer():
-            return int(value)
+            return _bounded_year(int(value))
         raise ModelError(f"year: expected a whole number, got {value!r}")
     if not isinstance(value, str):
         raise ModelError(f"year: expected a number or a string, got {type(value).__name__}")
     m = _YEAR_RE.search(value)
     return int(m.group(1)) if m else None
+
+
+def _year(value: object) -> int | None:
+    """A paper's year: as :func:`_year_value`, but text holding no year is refused.
+
+    A :class:`Paper` has no place to keep unreadable text (a :class:`Reference` keeps it in
+    ``extra``), so ``Paper(year="abc")`` raises instead of quietly storing None.
+    """
+    year = _year_value(value)
+    if year is None and isinstance(value, str) and value.strip():
+        words = " ".join(value.lower().replace(".", " ").split())
+        if words not in NO_YEAR_WORDS:
+            raise ModelError(f"year: no year in {value[:40]!r}")
+    return year
+
+
+#: Text that says "no year (yet)" and so gives ``Paper.year`` None; any other text without a
+#: year is refused. Compared lower-cased, dots as spaces, whitespace folded.
+NO_YEAR_WORDS = frozenset({"forthcoming", "in press", "n d", "nd", "no date", "undated"})
 
 
 def _extra(
@@ -613,6 +651,9 @@ def _work_type(value: WorkType | str | None) -> WorkType | None:
 
 
 def _title(value: object) -> str | None:
+    # A title is text: a number (title=5) is a wrong shape, not the title "5".
+    if value is not None and not isinstance(value, str):
+        raise ModelError(f"title: expected a string, got {type(value).__name__}")
     return _opt_str(value)
 
 
@@ -715,7 +756,10 @@ def _opt_confidence(value: object) -> float | None:
 
 def _year_input(value: int | str | None) -> int | None:
     # Strings pass through untouched here; ``Reference.__attrs_post_init__`` reads the year
-    # out of them and keeps the raw text in ``extra`` so nothing is dropped.
+    # out of them and keeps the raw text in ``extra`` so nothing is dropped. Numbers must lie
+    # in YEAR_RANGE.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _bounded_year(value)
     return cast("int | None", value)
 
 
@@ -798,7 +842,7 @@ class Reference:
         raw_year = self.year
         if raw_year is None or type(raw_year) is int:
             return
-        year = _year(raw_year)
+        year = _year_value(raw_year)
         object.__setattr__(self, "year", year)
         if year is None or str(raw_year).strip() != str(year):
             object.__setattr__(self, "extra", (*self.extra, ("year", str(raw_year))))

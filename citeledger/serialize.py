@@ -19,14 +19,18 @@ import datetime as dt
 import enum
 import json
 import types
-from typing import Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import cattrs
+from cattrs.cols import homogenous_tuple_structure_factory, is_sequence, list_structure_factory
 from cattrs.errors import ClassValidationError, IterableValidationError
 from cattrs.v import format_exception, transform_error
 
 from citeledger.errors import CiteledgerError, DeserializationError
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, Scheme, parse_identifier
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 from citeledger.model import (
     Agreement,
     CoverageState,
@@ -257,7 +261,36 @@ def make_converter() -> cattrs.Converter:
     conv.register_structure_hook(dt.datetime, _structure_datetime)
     conv.register_unstructure_hook(dt.date, lambda d: d.isoformat())
     conv.register_structure_hook(dt.date, _structure_date)
+    # A JSON object or a string where an array belongs is a wrong shape, not a list of its keys
+    # or characters: only arrays structure into tuples and lists.
+    conv.register_structure_hook_factory(_is_array_type, lambda tp: _array_only(conv, tp))
     return conv
+
+
+def _is_homogeneous_tuple(tp: Any) -> bool:
+    args = get_args(tp)
+    return len(args) == 2 and args[1] is Ellipsis
+
+
+def _is_array_type(tp: Any) -> bool:
+    """``list[X]``, ``Sequence[X]`` or ``tuple[X, ...]`` (not a fixed-shape tuple)."""
+    if not is_sequence(tp):
+        return False
+    return getattr(tp, "__origin__", tp) is not tuple or _is_homogeneous_tuple(tp)
+
+
+def _array_only(conv: cattrs.Converter, tp: Any) -> Callable[[Any, Any], Any]:
+    if _is_homogeneous_tuple(tp):
+        inner = homogenous_tuple_structure_factory(tp, conv)
+    else:
+        inner = list_structure_factory(tp, conv)
+
+    def hook(value: Any, _: Any) -> Any:
+        if not isinstance(value, list | tuple):
+            raise _WrongTypeError(f"expected an array, got {_json_kind(value)}")
+        return inner(value, tp)
+
+    return hook
 
 
 def _enum_value(member: enum.Enum) -> Any:

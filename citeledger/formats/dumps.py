@@ -537,6 +537,58 @@ def iter_crossref_items(
 # --------------------------------------------------------------------------- OpenCitations
 
 
+#: Physical lines one quoted CSV field may span (a Meta title with a line break). A quote left
+#: open longer than this is a stray quote: its line alone is unreadable and reading resumes at
+#: the next line, so one bad byte never swallows the rows after it.
+_MAX_CSV_CONTINUATION = 4
+
+
+class _Oversized:
+    """A physical line longer than ``max_record_bytes`` (its bytes are skipped, not kept)."""
+
+    def __init__(self, lineno: int) -> None:
+        self.lineno = lineno
+
+
+def _csv_lines(src: _Source, meter: _Meter) -> Iterator[tuple[int, bytes | _Oversized]]:
+    """Physical lines, numbered from 1; an over-long line is drained and yielded as a marker."""
+    cap = meter.limits.max_record_bytes
+    lineno = 0
+    while True:
+        try:
+            line = src.stream.readline(cap + 1)
+        except _CORRUPT as exc:
+            raise ParseError(f"{src.name}: corrupt or truncated compressed data: {exc}") from exc
+        if not line:
+            return
+        lineno += 1
+        src.bytes += len(line)
+        meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
+        if len(line) <= cap:
+            yield lineno, line
+            continue
+        # Reported first (without on_unreadable that raises at once), drained on resume.
+        yield lineno, _Oversized(lineno)
+        while not line.endswith(b"\n"):  # drain the rest of the over-long line
+            try:
+                line = src.stream.readline(cap + 1)
+            except _CORRUPT as exc:
+                msg = f"{src.name}: corrupt or truncated compressed data: {exc}"
+                raise ParseError(msg) from exc
+            if not line:
+                break
+            src.bytes += len(line)
+            meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
+
+
+def _csv_row(text: str) -> list[str]:
+    """One CSV record from its text (raises csv.Error when it is not exactly one record)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if len(rows) != 1:
+        raise csv.Error(f"{len(rows)} records where one was expected")
+    return rows[0]
+
+
 def _csv_records(
     paths: PathLike | Iterable[PathLike],
     *,
@@ -548,34 +600,84 @@ def _csv_records(
     limits: DumpLimits,
     on_unreadable: Callable[[UnreadableItem], None] | None,
 ) -> Iterator[_T]:
+    """Records of CSV dumps, read line by line so every bad line costs that line only.
+
+    A line that is not UTF-8, longer than ``max_record_bytes``, opens a quote it never closes,
+    or has the wrong number of fields is one unreadable record (reported with its line number,
+    or raised without ``on_unreadable``); reading resumes at the next line.
+    """
     meter, counter = _Meter(limits), _Counter(progress, progress_every)
     for path in _files(paths, (".zip", ".csv.gz", ".csv")):
         for src in _opened(path, (".csv",)):
-            text = (
-                line.decode("utf-8-sig" if i == 0 else "utf-8")
-                for i, line in enumerate(_lines(src, meter))
-            )
-            reader = csv.DictReader(text)
+            lines = _csv_lines(src, meter)
+            pending: list[tuple[int, bytes | _Oversized]] = []
+
+            def bad(lineno: int, reason: str, raw: object, name: str = src.name) -> None:
+                error = ParseError(f"{name}: line {lineno}: {reason}")
+                _unreadable(on_unreadable, error, what="CSV row", raw=raw)
+
+            first = next(lines, None)
+            if first is None or isinstance(first[1], _Oversized):
+                raise ParseError(f"{src.name}: not an OpenCitations {what} CSV (no header)")
             try:
-                header = reader.fieldnames or []
-                if any(col not in header for col in required):
-                    raise ParseError(
-                        f"{src.name}: not an OpenCitations {what} CSV (header {header})"
-                    )
-                for row in reader:
-                    try:
-                        record = convert(row)
-                    except ParseError as exc:
-                        error = ParseError(f"{src.name}: line {reader.line_num}: {exc}")
-                        error.__cause__ = exc
-                        _unreadable(on_unreadable, error, what="CSV row", raw=row)
-                        continue
-                    counter.tick()
-                    yield record
+                header = _csv_row(first[1].decode("utf-8-sig"))
             except (csv.Error, UnicodeDecodeError) as exc:
-                raise ParseError(
-                    f"{src.name}: malformed CSV at line {reader.line_num}: {exc}"
-                ) from exc
+                raise ParseError(f"{src.name}: malformed CSV header: {exc}") from exc
+            if any(col not in header for col in required):
+                raise ParseError(f"{src.name}: not an OpenCitations {what} CSV (header {header})")
+            while True:
+                item = pending.pop(0) if pending else next(lines, None)
+                if item is None:
+                    break
+                lineno, data = item
+                if isinstance(data, _Oversized):
+                    bad(lineno, f"longer than max_record_bytes={limits.max_record_bytes:,}", "")
+                    continue
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    bad(lineno, f"not UTF-8 ({exc.reason} at byte {exc.start})", data)
+                    continue
+                if not text.strip():
+                    continue
+                used: list[tuple[int, bytes | _Oversized]] = []
+                while text.count('"') % 2 and len(used) < _MAX_CSV_CONTINUATION:
+                    more = pending.pop(0) if pending else next(lines, None)
+                    if more is None:
+                        break
+                    used.append(more)
+                    if isinstance(more[1], _Oversized):
+                        break
+                    try:
+                        text += more[1].decode("utf-8")
+                    except UnicodeDecodeError:
+                        break
+                row: list[str] | None = None
+                reason = ""
+                if text.count('"') % 2:
+                    reason = "a quote that is never closed"
+                else:
+                    try:
+                        row = _csv_row(text)
+                    except csv.Error as exc:
+                        reason = f"malformed CSV: {exc}"
+                    else:
+                        if len(row) != len(header):
+                            reason = f"{len(row)} fields where the header has {len(header)}"
+                if row is None or reason:
+                    # Only this line is lost: the lines read ahead are read again.
+                    pending[:0] = used
+                    bad(lineno, reason, data)
+                    continue
+                try:
+                    record = convert(dict(zip(header, row, strict=True)))
+                except ParseError as exc:
+                    error = ParseError(f"{src.name}: line {lineno}: {exc}")
+                    error.__cause__ = exc
+                    _unreadable(on_unreadable, error, what="CSV row", raw=row)
+                    continue
+                counter.tick()
+                yield record
         counter.flush()
 
 

@@ -29,6 +29,7 @@ import multiprocessing
 import pickle
 import queue as queue_module
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -384,7 +385,7 @@ class Resolver:
     def _by_identifier(self, ident: Identifier) -> list[Paper]:
         found: list[Paper] = []
         for provider in self.providers:
-            for paper in provider.by_identifier(ident):
+            for paper in _asked(provider, partial(provider.by_identifier, ident)):
                 if not any(paper is p or paper == p for p in found):
                     found.append(paper)
         return found
@@ -414,7 +415,7 @@ class Resolver:
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(provider.scored(feats))
             else:
-                for paper in provider.candidates(ref, limit=limit):
+                for paper in _asked(provider, partial(provider.candidates, ref, limit=limit)):
                     title = normalize_title(paper.title)
                     pool.append((title_similarity(feats.title, title), paper, title))
         if not pool:
@@ -1016,7 +1017,7 @@ class Resolver:
                 gc.freeze()
             try:
                 for i, ref in enumerate(items, 1):
-                    out.append(bad[i - 1] if i - 1 in bad else self.resolve(ref))
+                    out.append(bad[i - 1] if i - 1 in bad else _contained(self, ref))
                     if report is not None and (i % step == 0 or i == total):
                         report(i, total)
             finally:
@@ -1118,7 +1119,7 @@ class Resolver:
                 child.start()
             while (k := _claim(counter, len(ranges), check)) is not None:
                 a, b = ranges[k]
-                done[k] = [bad.get(i) or self.resolve(items[i]) for i in range(a, b)]
+                done[k] = [bad.get(i) or _contained(self, items[i]) for i in range(a, b)]
                 count += b - a
                 if report is not None:
                     report(count, total)
@@ -1189,7 +1190,9 @@ def _child_main(
             index = _paper_index(resolver)
         while (k := _claim(counter, len(ranges))) is not None:
             a, b = ranges[k]
-            queue.put((k, [_to_wire_result(resolver.resolve(ref), index) for ref in items[a:b]]))
+            queue.put(
+                (k, [_to_wire_result(_contained(resolver, ref), index) for ref in items[a:b]])
+            )
         queue.put((_CHILD_DONE, None))
     except BaseException as exc:
         try:
@@ -1341,6 +1344,41 @@ def _paper_index(resolver: Resolver) -> dict[int, int]:
 
 def _resolvable(item: object) -> bool:
     return isinstance(item, (Reference, Paper, str))
+
+
+class _ProviderFailed(Exception):
+    """A candidate provider raised; carries its error out of one reference's resolution."""
+
+    def __init__(self, provider: object, error: Exception) -> None:
+        super().__init__(error)
+        self.provider = provider
+        self.error = error
+
+
+def _asked(provider: object, ask: Callable[[], Iterable[Paper]]) -> list[Paper]:
+    """What a provider answers, as a list; anything it raises becomes :class:`_ProviderFailed`."""
+    try:
+        return list(ask())
+    except Exception as exc:  # a plug-in provider may raise anything (not KeyboardInterrupt)
+        raise _ProviderFailed(provider, exc) from exc
+
+
+def _contained(resolver: Resolver, ref: Reference | Paper | str) -> Resolution:
+    """``resolver.resolve(ref)``; a candidate provider that raises costs this reference only.
+
+    The reference is UNRESOLVED with the provider's error as the reason, and the batch goes
+    on. Errors of the resolver itself still propagate.
+    """
+    try:
+        return resolver.resolve(ref)
+    except _ProviderFailed as failed:
+        exc = failed.error
+        name = type(failed.provider).__name__
+        return Resolution(
+            state=ResolutionState.UNRESOLVED,
+            reason=f"candidate provider {name} failed: {type(exc).__name__}: "
+            f"{_shown_repr(str(exc))}",
+        )
 
 
 def _bad_item(position: int, item: object) -> Resolution:

@@ -28,6 +28,7 @@ from citeledger.sources._transport import (
     Transport,
     _detail,
     default_user_agent,
+    scrub,
 )
 
 if TYPE_CHECKING:
@@ -77,14 +78,18 @@ def as_identifier(value: Identifier | str) -> Identifier:
 def invalid_response(
     response: Response, message: str, *, source: str, detail: str = ""
 ) -> InvalidResponseError:
-    """An :class:`InvalidResponseError` about ``response``."""
+    """An :class:`InvalidResponseError` about ``response``, secrets the request carried scrubbed.
+
+    A 200 HTML page or wrong-shaped JSON may echo the request (its API key): the detail made
+    from it is scrubbed exactly as error statuses are.
+    """
     return InvalidResponseError(
         message,
         source=source,
         url=response.url,
         attempt=response.attempt,
         status=response.status,
-        detail=detail,
+        detail=scrub(detail, response.secrets),
     )
 
 

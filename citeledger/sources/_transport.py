@@ -12,7 +12,17 @@ unchanged) and adds what users of pyalex, habanero, arxiv.py and semanticscholar
 * quotas that are used up (403, or a quota message) reported at once, never retried;
 * pacing: at least ``min_interval`` seconds between two requests of one transport;
 * API keys (``secret_params`` / ``secret_headers``) never shown in a repr, a log line or an
-  exception message.
+  exception message, whatever the status;
+* a total deadline per attempt and per call (a server dripping one byte a second cannot hold a
+  call), and a cap on the response size counted after decompression (no gzip bomb);
+* redirects followed only within the request's own host (or the hosts of
+  :attr:`RetryPolicy.redirect_hosts`, credentials stripped), never to a non-HTTP scheme or a
+  private, loopback or link-local address;
+* connection failures named by cause (host not found, refused, TLS, timeout); what cannot
+  succeed by retrying (name resolution, TLS verification, a refused redirect, an oversized
+  body) is never retried.
+
+Every bound, its default and how to change it: ``docs/explanation/reliability.md``.
 
 Every failure becomes a :class:`~citeledger.errors.SourceError` subclass carrying the source's
 name, the redacted URL, the attempt number, the status and a short detail.
@@ -22,37 +32,50 @@ name, the redacted URL, the attempt number, the status and a short detail.
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import email.utils
+import ipaddress
 import json
 import logging
 import random
 import re
+import socket
+import ssl
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, Self, runtime_checkable
-from urllib.parse import unquote_plus, urlencode
+from urllib.parse import parse_qsl, unquote_plus, urlencode, urljoin, urlsplit, urlunsplit
 
 import attrs
 import requests
+import urllib3.exceptions
 from attrs import field, frozen
 
 from citeledger.errors import (
     BadRequestError,
+    ConnectionRefused,
+    DeadlineExceeded,
+    HostNotFound,
     HTTPStatusError,
     NotFoundError,
     QuotaExceededError,
     RateLimitError,
+    RedirectRefused,
+    ResponseTooLarge,
     ServerError,
     SourceError,
     SourceTimeout,
+    TLSError,
     TransportError,
 )
 
 __all__ = [
     "DEFAULT_SECRET_HEADERS",
     "DEFAULT_SECRET_PARAMS",
+    "MAX_RESPONSE_BYTES",
     "REDACTED",
     "Request",
     "RequestsTransport",
@@ -80,6 +103,13 @@ DEFAULT_SECRET_HEADERS = frozenset(
 
 #: Longest detail (what the source said) kept in an error.
 _DETAIL_MAX = 200
+
+#: Default cap on one response body, after decompression (64 MiB: a Crossref page of 1,000
+#: works with their references is a few MB).
+MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+
+#: Bytes asked of the socket per read while streaming a body.
+_CHUNK = 64 * 1024
 
 
 # --------------------------------------------------------------------------- values
@@ -235,6 +265,10 @@ def _lower_headers(value: Mapping[str, str] | Iterable[tuple[str, str]] | None) 
     return {str(k).lower(): str(v) for k, v in items}
 
 
+def _strings(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
 @frozen(kw_only=True)
 class Response:
     """A source's answer (after any retries).
@@ -246,6 +280,11 @@ class Response:
         url: The requested URL with secrets redacted.
         attempt: Which attempt produced this answer (1-based).
         elapsed: Seconds from the first attempt's start to this answer, waits included.
+        secrets: The secret values the request carried, so any error detail made from this
+            response (a 2xx HTML page echoing the request) can be scrubbed; never shown.
+
+    .. versionchanged:: 0.1.0
+       ``secrets``.
     """
 
     status: int
@@ -254,6 +293,7 @@ class Response:
     url: str = ""
     attempt: int = 1
     elapsed: float = 0.0
+    secrets: tuple[str, ...] = field(default=(), repr=False, eq=False, converter=_strings)
 
     def header(self, name: str) -> str | None:
         """The value of header ``name`` (case-insensitive), or None."""
@@ -284,6 +324,10 @@ class Transport(Protocol):
         ...
 
 
+def _host_names(value: Iterable[str]) -> frozenset[str]:
+    return frozenset(h.lower() for h in ([value] if isinstance(value, str) else value))
+
+
 @frozen(kw_only=True)
 class RetryPolicy:
     """How a transport retries and how long it waits.
@@ -299,6 +343,20 @@ class RetryPolicy:
             ``Retry-After`` longer than what is left ends the retries at once.
         connect_timeout: Seconds to wait for a connection.
         read_timeout: Seconds to wait for each read from the socket.
+        attempt_deadline: Seconds one attempt may take in total, redirects and the whole body
+            included (a server dripping bytes is cut off here).
+        call_deadline: Seconds one :meth:`~RequestsTransport.send` may take in total, every
+            attempt and wait included.
+        max_response_bytes: Largest body kept, counted after decompression; a larger one is a
+            :class:`~citeledger.errors.ResponseTooLarge` (never retried).
+        max_redirects: Most redirects followed in one attempt.
+        redirect_hosts: Hosts other than the request's own that redirects may lead to (exact,
+            lower-case names); every credential header and parameter and the contact address
+            are stripped on such a hop. Empty by default: redirects stay on the request's host.
+
+    .. versionchanged:: 0.1.0
+       ``attempt_deadline``, ``call_deadline``, ``max_response_bytes``, ``max_redirects``,
+       ``redirect_hosts``.
     """
 
     max_attempts: int = field(default=4, validator=attrs.validators.ge(1))
@@ -311,6 +369,11 @@ class RetryPolicy:
     max_total_wait: float = field(default=60.0, validator=attrs.validators.ge(0))
     connect_timeout: float = field(default=5.0, validator=attrs.validators.gt(0))
     read_timeout: float = field(default=30.0, validator=attrs.validators.gt(0))
+    attempt_deadline: float = field(default=120.0, validator=attrs.validators.gt(0))
+    call_deadline: float = field(default=300.0, validator=attrs.validators.gt(0))
+    max_response_bytes: int = field(default=MAX_RESPONSE_BYTES, validator=attrs.validators.ge(1))
+    max_redirects: int = field(default=5, validator=attrs.validators.ge(0))
+    redirect_hosts: frozenset[str] = field(default=frozenset(), converter=_host_names)
 
     def backoff(self, attempt: int, rng: random.Random | None = None) -> float:
         """The delay after failed attempt number ``attempt`` (1-based), before jitter is capped.
@@ -452,12 +515,13 @@ def parse_retry_after(value: str | None, *, now: dt.datetime | None = None) -> f
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
-        return float(text)
+    # str.isdigit() accepts "²" and other non-ASCII digits that float() refuses.
+    if text.isascii() and text.isdigit():
+        return float(text)  # 5,000 digits is inf, not an error: longer than any wait budget
     date: dt.datetime
     try:
         date = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
     if date.tzinfo is None:  # "-0000" zones parse naive; HTTP-dates are always GMT
         date = date.replace(tzinfo=dt.UTC)
@@ -492,21 +556,47 @@ _URL_LOG_RE = re.compile(
 class _RedactQueryFilter(logging.Filter):
     """Redacts API keys from urllib3's DEBUG request lines ("GET /works?api_key=... HTTP/1.1").
 
-    Stateless: it knows only the always-secret parameter names.
+    It knows the always-secret parameter names, and the secret values of the requests in
+    flight (a request's own ``secret_params``): urllib3's logger is process-wide, so the
+    values a call registers are held only while that call runs.
     """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._active: collections.Counter[str] = collections.Counter()
+
+    def hold(self, secrets: Iterable[str]) -> None:
+        """Register secret values of a call starting."""
+        with self._lock:
+            self._active.update(s for s in secrets if s)
+
+    def release(self, secrets: Iterable[str]) -> None:
+        """Forget the secret values of a call that ended."""
+        with self._lock:
+            self._active.subtract(s for s in secrets if s)
+            self._active += collections.Counter()  # drop counts at zero
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         redacted = _URL_LOG_RE.sub(rf"\1{REDACTED}", message)
+        with self._lock:
+            active = tuple(self._active)
+        if active:
+            redacted = scrub(redacted, active)
         if redacted != message:
             record.msg, record.args = redacted, ()
         return True
 
 
-def _install_log_redaction() -> None:
+def _install_log_redaction() -> _RedactQueryFilter:
     logger = logging.getLogger("urllib3.connectionpool")
-    if not any(isinstance(f, _RedactQueryFilter) for f in logger.filters):
-        logger.addFilter(_RedactQueryFilter())
+    for f in logger.filters:
+        if isinstance(f, _RedactQueryFilter):
+            return f
+    installed = _RedactQueryFilter()
+    logger.addFilter(installed)
+    return installed
 
 
 # Errors that will not get better by retrying: the request itself is unusable.
@@ -562,7 +652,7 @@ class RequestsTransport:
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._last_start: float | None = None
-        _install_log_redaction()
+        self._log_filter = _install_log_redaction()
 
     def __repr__(self) -> str:
         return (
@@ -613,7 +703,14 @@ class RequestsTransport:
 
         Raises:
             SourceTimeout: connect or read timeouts on every attempt.
-            TransportError: connection refused / reset on every attempt, or an unusable URL.
+            DeadlineExceeded: the call's total deadline passed (or every attempt's).
+            HostNotFound: the host name does not resolve (never retried).
+            TLSError: TLS verification failed (never retried).
+            ConnectionRefused: refused on every attempt.
+            RedirectRefused: a redirect off the host, to a non-HTTP scheme or a private
+                address, or too many (never retried).
+            ResponseTooLarge: the body grew past ``max_response_bytes`` (never retried).
+            TransportError: connection reset on every attempt, or an unusable URL.
             QuotaExceededError: 403 or a quota message (never retried).
             RateLimitError: still 429 when the retry budget is spent.
             ServerError: still 5xx when the retry budget is spent.
@@ -621,12 +718,20 @@ class RequestsTransport:
             BadRequestError: 400 (not retried).
             HTTPStatusError: other error statuses.
         """
+        secrets = request.secret_values()
+        self._log_filter.hold(secrets)
+        try:
+            return self._send(request, source=source, secrets=secrets)
+        finally:
+            self._log_filter.release(secrets)
+
+    def _send(self, request: Request, *, source: str, secrets: tuple[str, ...]) -> Response:
         policy = self.policy
         shown = request.redacted_url()
-        secrets = request.secret_values()
         headers = self._headers(request)
         data = None if request.json_body is None else request.json_body.encode("utf-8")
         started = self._clock()
+        call_end = started + policy.call_deadline
         waited = 0.0
         attempt = 0
         while True:
@@ -636,34 +741,24 @@ class RequestsTransport:
             where = {"source": source, "url": shown, "attempt": attempt}
             error: SourceError
             try:
-                raw = self.session.request(
-                    request.method,
-                    request.url,
-                    params=list(request.params),
-                    headers=headers,
-                    data=data,
-                    timeout=(policy.connect_timeout, policy.read_timeout),
-                    allow_redirects=True,
+                status, raw_headers, body, from_cache = self._attempt(
+                    request, headers, data, where=where, secrets=secrets, call_end=call_end
                 )
-                body = raw.content  # streaming errors (reset mid-body) surface here
-            except requests.exceptions.Timeout as exc:
-                error = _transport_error(SourceTimeout, "timed out", exc, where, secrets)
-            except _FATAL_REQUEST_ERRORS as exc:
-                raise _transport_error(
-                    TransportError, "unusable request", exc, where, secrets
-                ) from None
-            except requests.exceptions.RequestException as exc:
-                error = _transport_error(TransportError, "connection failed", exc, where, secrets)
+            except _Fatal as fatal:
+                raise fatal.error from None
+            except SourceError as exc:
+                error = exc
             else:
-                if getattr(raw, "from_cache", False):
+                if from_cache:
                     self._forget_start()
                 response = Response(
-                    status=raw.status_code,
-                    headers=raw.headers,
+                    status=status,
+                    headers=raw_headers,
                     body=body,
                     url=shown,
                     attempt=attempt,
                     elapsed=self._clock() - started,
+                    secrets=secrets,
                 )
                 status_error = error_for_status(response, source=source, secrets=secrets)
                 if status_error is None:
@@ -676,7 +771,7 @@ class RequestsTransport:
                 retry_after = parse_retry_after(response.header("retry-after"), now=self._now())
             if attempt >= policy.max_attempts:
                 raise error
-            left = policy.max_total_wait - waited
+            left = min(policy.max_total_wait - waited, call_end - self._clock())
             if retry_after is not None:
                 if retry_after > left:
                     error.detail = _shorten(
@@ -700,6 +795,253 @@ class RequestsTransport:
             if delay > 0:
                 self._sleep(delay)
             waited += delay
+
+    def _attempt(
+        self,
+        request: Request,
+        headers: dict[str, str],
+        data: bytes | None,
+        *,
+        where: dict[str, Any],
+        secrets: tuple[str, ...],
+        call_end: float,
+    ) -> tuple[int, Mapping[str, str], bytes, bool]:
+        """One attempt, redirects followed by hand: (status, headers, body, from cache).
+
+        Raises:
+            _Fatal: wrapping an error retrying cannot cure.
+            SourceError: a failure worth retrying.
+        """
+        policy = self.policy
+        attempt_end = min(self._clock() + policy.attempt_deadline, call_end)
+        method, url = request.method, request.url
+        params: list[tuple[str, str]] | None = list(request.params)
+        origin = urlsplit(request.url)
+        hops = 0
+        while True:
+            remaining = attempt_end - self._clock()
+            if remaining <= 0:
+                raise self._deadline(where, attempt_end >= call_end)
+            timeout = (min(policy.connect_timeout, remaining), min(policy.read_timeout, remaining))
+            try:
+                raw = self.session.request(
+                    method,
+                    url,
+                    params=params,
+                    headers=headers,
+                    data=data,
+                    timeout=timeout,
+                    allow_redirects=False,
+                    stream=True,
+                )
+            except requests.exceptions.Timeout as exc:
+                raise _transport_error(SourceTimeout, "timed out", exc, where, secrets) from None
+            except _FATAL_REQUEST_ERRORS as exc:
+                error = _transport_error(TransportError, "unusable request", exc, where, secrets)
+                raise _Fatal(error) from None
+            except requests.exceptions.RequestException as exc:
+                raise _connection_error(exc, where, secrets) from None
+            try:
+                location = raw.headers.get("location") if raw.is_redirect else None
+                if location is None:
+                    body = self._read_body(raw, attempt_end, where, secrets, call_end)
+                    return raw.status_code, raw.headers, body, bool(getattr(raw, "from_cache", 0))
+            finally:
+                raw.close()
+            hops += 1
+            target = urljoin(raw.url or url, location)
+            refusal = _redirect_refusal(target, origin, hops, policy)
+            if refusal:
+                detail = scrub(redact_url(target, request.secret_params), secrets)
+                error = RedirectRefused(refusal, detail=_shorten(detail), **where)
+                raise _Fatal(error)
+            if urlsplit(target).hostname != origin.hostname:
+                target, headers = _strip_credentials(target, headers, request)
+            if raw.status_code == 303 or (raw.status_code in (301, 302) and method == "POST"):
+                method, data = "GET", None  # RFC 9110 15.4: 303 (and, by usage, 301/302) -> GET
+            url, params = target, None
+
+    def _deadline(self, where: dict[str, Any], whole_call: bool) -> Exception:
+        policy = self.policy
+        if whole_call:
+            error = DeadlineExceeded(f"call deadline of {policy.call_deadline:g}s passed", **where)
+            return _Fatal(error)  # the call's time is spent: no further attempt
+        return DeadlineExceeded(f"attempt deadline of {policy.attempt_deadline:g}s passed", **where)
+
+    def _read_body(
+        self,
+        raw: requests.Response,
+        attempt_end: float,
+        where: dict[str, Any],
+        secrets: tuple[str, ...],
+        call_end: float,
+    ) -> bytes:
+        """The body, decompressed, within the size cap and the attempt's deadline."""
+        cap = self.policy.max_response_bytes
+        stream = raw.raw
+        if getattr(raw, "_content", False) is not False or not hasattr(stream, "read1"):
+            body = raw.content  # already read (a cache's answer) or not a urllib3 stream
+            if len(body) > cap:
+                raise _Fatal(_too_large(cap, where))
+            return body
+        encoding = raw.headers.get("content-encoding", "").strip().lower()
+        decoder = zlib.decompressobj(zlib.MAX_WBITS | 32) if encoding in _ZLIB_CODINGS else None
+        decode_content = decoder is None and encoding not in ("", "identity")
+        declared = raw.headers.get("content-length", "")
+        # A declared length past the cap fails before reading (18 digits stay below 2**63).
+        if (
+            encoding in ("", "identity")
+            and declared.isascii()
+            and declared.isdigit()
+            and (len(declared) > 18 or int(declared) > cap)
+        ):
+            raise _Fatal(_too_large(cap, where))
+        out = bytearray()
+        try:
+            while True:
+                if self._clock() > attempt_end:
+                    raise self._deadline(where, attempt_end >= call_end)
+                piece = stream.read1(_CHUNK, decode_content=decode_content)
+                if not piece:
+                    break
+                if decoder is None:
+                    out += piece
+                else:
+                    # max_length bounds what one compressed chunk may inflate to (gzip bomb).
+                    out += decoder.decompress(piece, cap + 1 - len(out))
+                    while decoder.unconsumed_tail and len(out) <= cap:
+                        out += decoder.decompress(decoder.unconsumed_tail, cap + 1 - len(out))
+                if len(out) > cap:
+                    raise _Fatal(_too_large(cap, where))
+            if decoder is not None:
+                out += decoder.flush()
+        except SourceError:  # our own deadline (a TimeoutError too): as it is
+            raise
+        except zlib.error as exc:
+            detail = f"content-encoding {encoding}: {exc}"
+            raise TransportError("undecodable body", detail=detail, **where) from None
+        except (urllib3.exceptions.ReadTimeoutError, TimeoutError) as exc:
+            raise _transport_error(SourceTimeout, "timed out", exc, where, secrets) from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            raise _transport_error(
+                TransportError, "connection failed", exc, where, secrets
+            ) from None
+        if len(out) > cap:
+            raise _Fatal(_too_large(cap, where))
+        return bytes(out)
+
+
+_ZLIB_CODINGS = frozenset({"gzip", "x-gzip", "deflate"})
+
+
+class _Fatal(Exception):
+    """Carries a :class:`SourceError` that retrying cannot cure out of an attempt."""
+
+    def __init__(self, error: SourceError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _too_large(cap: int, where: dict[str, Any]) -> ResponseTooLarge:
+    return ResponseTooLarge(
+        "response too large", detail=f"body exceeds max_response_bytes={cap:,}", **where
+    )
+
+
+_MAILTO_UA_RE = re.compile(r"\s*\(\+mailto:[^)]*\)")
+
+
+def _is_private_host(host: str) -> bool:
+    """Whether ``host`` is an IP literal (or localhost) no redirect may lead to."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return (
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_reserved
+        or address.is_multicast
+        or address.is_unspecified
+    )
+
+
+def _redirect_refusal(target: str, origin: Any, hops: int, policy: RetryPolicy) -> str | None:
+    """Why a redirect to ``target`` may not be followed, or None."""
+    try:
+        parts = urlsplit(target)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return "redirect to an unreadable URL"
+    if parts.scheme not in ("http", "https"):
+        return f"redirect to a non-HTTP scheme ({parts.scheme or 'none'})"
+    if hops > policy.max_redirects:
+        return f"more than {policy.max_redirects} redirects"
+    if host == (origin.hostname or "").lower():
+        if origin.scheme == "https" and parts.scheme == "http":
+            return "redirect from https to http"
+        return None
+    if host not in policy.redirect_hosts:
+        return f"redirect to another host ({host or 'none'}) not in redirect_hosts"
+    if _is_private_host(host):
+        return f"redirect to a private, loopback or link-local address ({host})"
+    return None
+
+
+def _strip_credentials(
+    target: str, headers: dict[str, str], request: Request
+) -> tuple[str, dict[str, str]]:
+    """The URL and headers for a hop to another host: no credential, no contact address."""
+    kept = {
+        k: v
+        for k, v in headers.items()
+        if not request._secret_header(k)  # noqa: SLF001
+    }
+    if "User-Agent" in kept:
+        kept["User-Agent"] = _MAILTO_UA_RE.sub("", kept["User-Agent"])
+    parts = urlsplit(target)
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not request._secret_param(k) and k.lower() != "mailto"  # noqa: SLF001
+    ]
+    return urlunsplit(parts._replace(query=urlencode(query))), kept
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and every exception behind it (``reason``, ``args``, cause, context)."""
+    seen: list[BaseException] = []
+    todo: list[BaseException] = [exc]
+    while todo and len(seen) < 32:
+        current = todo.pop()
+        if any(current is s for s in seen):
+            continue
+        seen.append(current)
+        reason = getattr(current, "reason", None)
+        nested = [reason, current.__cause__, current.__context__, *current.args]
+        todo.extend(e for e in nested if isinstance(e, BaseException))
+    return seen
+
+
+def _connection_error(exc: Exception, where: dict[str, Any], secrets: tuple[str, ...]) -> Exception:
+    """The typed error naming why a connection failed; causes retrying cannot cure are _Fatal."""
+    chain = _chain(exc)
+    if any(isinstance(e, ssl.SSLCertVerificationError) for e in chain):
+        error = _transport_error(
+            TLSError, "TLS certificate verification failed", exc, where, secrets
+        )
+        return _Fatal(error)
+    if isinstance(exc, requests.exceptions.SSLError):
+        return _transport_error(TLSError, "TLS handshake failed", exc, where, secrets)
+    if any(isinstance(e, (socket.gaierror, urllib3.exceptions.NameResolutionError)) for e in chain):
+        error = _transport_error(HostNotFound, "host not found", exc, where, secrets)
+        return _Fatal(error)
+    if any(isinstance(e, ConnectionRefusedError) for e in chain):
+        return _transport_error(ConnectionRefused, "connection refused", exc, where, secrets)
+    return _transport_error(TransportError, "connection failed", exc, where, secrets)
 
 
 def _transport_error(

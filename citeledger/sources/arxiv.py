@@ -57,6 +57,7 @@ from citeledger.sources._common import (
     payload_shape,
 )
 from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
@@ -218,7 +219,11 @@ def _text(element: etree._Element | None) -> str | None:
 
 def _int(element: etree._Element | None) -> int | None:
     text = _text(element)
-    return int(text) if text is not None and text.isdigit() else None
+    # ASCII digits only ("²" passes isdigit, not int) and at most 18 of them: a 5,000-digit
+    # count would hit Python's integer-digit limit; an unreadable count is unknown (None).
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 18:
+        return None
+    return int(text)
 
 
 def _time(element: etree._Element | None) -> dt.datetime | None:
@@ -411,6 +416,8 @@ class ArxivSource:
     """
 
     name = _SOURCE
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset({Capability.PAPER, Capability.SEARCH})
     transport = EdgeTransport()
 
@@ -575,6 +582,7 @@ class ArxivSource:
         def pages() -> Iterator[
             tuple[list[Paper], int | None] | tuple[list[Paper], int | None, _Skipped]
         ]:
+            guard = PageGuard(source=self.name, bounds=self.page_bounds)
             start = 0
             while True:
                 request = build_query_request(
@@ -598,10 +606,12 @@ class ArxivSource:
                         )
                     yield [], total
                     return
+                guard.page(feed.entries)
                 yield feed.papers, total, feed.skipped
                 start += len(feed.entries) + len(feed.skipped)
                 if total is not None and start >= total:
                     return
+                guard.more()
 
         return Paged(pages(), limit=limit)
 

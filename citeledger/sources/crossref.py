@@ -74,6 +74,7 @@ from citeledger.sources._common import (
     utc_now,
 )
 from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
@@ -610,6 +611,7 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
         related=_relations(message),
         source=_SOURCE,
     )
+    listed = message.get("reference")
     references = tuple(
         _reference_or_unreadable(r, position=i, parse_unstructured=parse_unstructured)
         if isinstance(r, Mapping)
@@ -619,8 +621,13 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
             raw=r if isinstance(r, str) and r.strip() else None,
             unreadable=f"crossref: reference entry is of type {type(r).__name__}",
         )
-        for i, r in enumerate(message.get("reference") or (), start=1)
+        for i, r in enumerate(listed if isinstance(listed, list) else (), start=1)
     )
+    if listed is not None and not isinstance(listed, list):
+        # A string is not a list of its characters: the field is one unreadable entry, the
+        # work's other fields stand.
+        why = f"crossref: reference is of type {type(listed).__name__}, not a list"
+        references = (Reference(unreadable=why),)
     count = message.get("is-referenced-by-count")
     ref_count = message.get("references-count", message.get("reference-count"))
     score = message.get("score")
@@ -799,6 +806,8 @@ class CrossrefSource:
     """
 
     name = _SOURCE
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset(
         {
             Capability.PAPER,
@@ -987,9 +996,12 @@ class CrossrefSource:
     ) -> Iterator[CrossrefWorkList]:
         """Cursor-page through a work-list request; stops on a short, empty or last page."""
         request = first.with_params(cursor="*")
+        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=first.redacted_url())
+        guard.start("*")
         seen = 0
         while True:
             page = self._work_list(request, parse_unstructured=parse_unstructured)
+            guard.page(page.works, cursor=page.next_cursor)
             yield page
             # Unreadable items still fill the page: only the items sent say it was the last.
             sent = len(page.works) + len(page.skipped)
@@ -1002,6 +1014,7 @@ class CrossrefSource:
                 or (rows is not None and sent < int(rows))
             ):
                 return
+            guard.more()
             request = request.with_params(cursor=page.next_cursor)
 
     def works(

@@ -86,6 +86,7 @@ from citeledger.sources._common import (
     utc_now,
 )
 from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
@@ -643,6 +644,8 @@ class OpenAlexSource:
     """
 
     name = _SOURCE
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset(
         {
             Capability.PAPER,
@@ -726,9 +729,12 @@ class OpenAlexSource:
     def _paged(self, request: Request, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
         """Cursor-page through a list request; stops on an empty page or a missing cursor."""
         request = request.with_params(cursor="*")
+        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=request.redacted_url())
+        guard.start("*")
         seen = kept = 0
         while True:
             page = self._list(request)
+            guard.page(page.works, cursor=page.next_cursor)
             yield page
             # Unreadable results count toward the total, not toward a limit of works wanted.
             sent = len(page.works) + len(page.skipped)
@@ -741,6 +747,7 @@ class OpenAlexSource:
                 or (limit is not None and kept >= limit)
             ):
                 return
+            guard.more()
             request = request.with_params(cursor=page.next_cursor)
 
     # -- Source methods

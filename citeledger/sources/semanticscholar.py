@@ -67,6 +67,7 @@ from citeledger.sources import (
 )
 from citeledger.sources._common import payload_shape, read_each, refuse_unreadable
 from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import (
     Request,
     RetryPolicy,
@@ -812,6 +813,8 @@ class SemanticScholarSource:
     """
 
     name = NAME
+    #: Bounds of every paged listing (set on an instance to change them).
+    page_bounds: PageBounds = PageBounds()
     capabilities = frozenset(
         {
             Capability.PAPER,
@@ -934,6 +937,7 @@ class SemanticScholarSource:
                 data = self._http.read(response, lambda b: _load(b, "paper"))
                 value = data.get(fields) if isinstance(data, dict) else None
                 total = value if isinstance(value, int) and not isinstance(value, bool) else None
+            guard = PageGuard(source=self.name, bounds=self.page_bounds)
             offset = 0
             while True:
                 limit = min(self.page_size, MAX_WINDOW - offset)
@@ -945,9 +949,13 @@ class SemanticScholarSource:
                     build(ident, offset=offset, limit=limit, fields=link_fields, **self._kw())
                 )
                 page = self._http.read(response, parse)
+                guard.page(page.items)
                 yield [convert(link) for link in page.items], total, page.skipped
                 if page.next is None or page.next <= offset:
                     return
+                read_to = offset + len(page.items) + len(page.skipped)
+                guard.next_offset(page.next, read_to=read_to, total=total)
+                guard.more()
                 offset = page.next
 
         return _WindowPaged(pages)
