@@ -9,7 +9,7 @@ Three subcommands (``citeledger --help`` and ``citeledger SUBCOMMAND --help`` te
 
 Exit codes (:data:`EXIT_OK` ... :data:`EXIT_NOTHING_MEASURED`): 0 success; 1 partial (some
 source was unavailable: the record says which); 2 usage error (bad arguments, an unreadable file,
-an invalid record for ``validate``); 3 nothing could be measured.
+an invalid record for ``validate``); 3 nothing could be measured (no source answered).
 
 The ledger is reached through the public names of :mod:`citeledger` only.
 
@@ -51,7 +51,7 @@ EXIT_OK = 0
 EXIT_PARTIAL = 1
 #: Bad arguments, an unreadable input file, or (``validate``) a file that is not a valid record.
 EXIT_USAGE = 2
-#: Nothing could be measured: every facet of the record is unavailable.
+#: Nothing could be measured: no source answered (each failed or does not know the paper).
 EXIT_NOTHING_MEASURED = 3
 
 #: The sources ``record`` asks when no ``--source`` is given (each failure is recorded, not fatal).
@@ -78,7 +78,7 @@ exit codes:
   0  success
   1  partial: some source was unavailable (the record says which and why)
   2  usage error: bad arguments, an unreadable file, an invalid record (validate)
-  3  nothing could be measured: every facet of the record is unavailable
+  3  nothing could be measured: no source answered (each failed or does not know the paper)
 """
 
 _RECORD_EPILOG = """\
@@ -114,6 +114,9 @@ examples:
   citeledger resolve refs.txt --catalog openalex-part_000.gz --format csv -o resolved.csv
   printf 'Rajbhandari S. ZeRO-Infinity. SC21. 2021. arXiv:2104.07857\\n' | \\
       citeledger resolve - --catalog sample
+
+exit codes: 0 resolved (whatever the states), 2 usage error (bad arguments, an unreadable line
+or file)
 """
 
 _VALIDATE_EPILOG = """\
@@ -265,21 +268,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ------------------------------------------------------------------------------------- record
 
 
+def _failed(record: cl.CitationRecord) -> list[cl.SourceReport]:
+    return [
+        r
+        for r in record.reports
+        if r.outcome is cl.Outcome.ERROR or (r.outcome is cl.Outcome.PARTIAL and r.error)
+    ]
+
+
 def record_exit_code(record: cl.CitationRecord) -> int:
     """The exit code a record earns: 0 complete, 1 partial (some source unavailable), 3 nothing.
 
-    "Nothing could be measured" means every facet of the coverage vector is unavailable.
-    "Partial" means some source call failed (an error, or an error while paging); a source that
-    does not know the paper, lacks a capability or stopped at the disclosed page cap is not a
-    failure.
+    "Nothing could be measured" means no source call succeeded: every source failed, does not
+    know the paper or lacks every capability asked. "Partial" means some call failed (an
+    error, or an error while paging); a source that does not know the paper, lacks a capability
+    or stopped at the disclosed page cap is not a failure.
     """
-    if record.coverage and all(c.state is cl.CoverageState.UNAVAILABLE for c in record.coverage):
+    answered = any(r.outcome in (cl.Outcome.OK, cl.Outcome.PARTIAL) for r in record.reports)
+    if not answered:
         return EXIT_NOTHING_MEASURED
-    failed = any(
-        r.outcome is cl.Outcome.ERROR or (r.outcome is cl.Outcome.PARTIAL and r.error)
-        for r in record.reports
-    )
-    return EXIT_PARTIAL if failed else EXIT_OK
+    return EXIT_PARTIAL if _failed(record) else EXIT_OK
 
 
 def _base_urls(pairs: Iterable[str]) -> dict[str, str]:
@@ -367,16 +375,12 @@ def _explain(record: cl.CitationRecord, code: int) -> None:
     if code == EXIT_OK:
         return
     if code == EXIT_NOTHING_MEASURED:
+        why = "no source answered" if _failed(record) else "no source knows the paper"
         print(
-            f"citeledger record: nothing could be measured for {record.requested}",
+            f"citeledger record: nothing could be measured for {record.requested} ({why})",
             file=sys.stderr,
         )
-    failed = [
-        r
-        for r in record.reports
-        if r.outcome is cl.Outcome.ERROR or (r.outcome is cl.Outcome.PARTIAL and r.error)
-    ]
-    for r in failed:
+    for r in _failed(record):
         print(f"citeledger record: unavailable: {r.describe()}", file=sys.stderr)
 
 
