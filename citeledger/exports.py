@@ -422,10 +422,8 @@ def resolved_papers(results: Iterable[Resolution]) -> list[Paper]:
     references are left out: an export names only works the resolver backs.
     """
     out: list[Paper] = []
-    seen: set[int] = set()
     for res in results:
-        if res.verified and res.target is not None and id(res.target) not in seen:
-            seen.add(id(res.target))
+        if res.verified and res.target is not None and res.target not in out:
             out.append(res.target)
     return out
 
