@@ -485,7 +485,8 @@ STYLESHEET = """\
 .citeledger-record{--cl-accent:#3566b8;--cl-rule:rgba(127,127,127,.35);\
 --cl-faint:rgba(127,127,127,.12);color:inherit;background:transparent;\
 font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;\
-max-width:60rem;overflow-wrap:anywhere}
+max-width:60rem;overflow-wrap:break-word}
+.citeledger-record .cl-wrap{overflow-wrap:anywhere}
 @media (prefers-color-scheme:dark){.citeledger-record{--cl-accent:#7ea6ec}}
 [data-jp-theme-light=false] .citeledger-record{--cl-accent:#7ea6ec}
 .citeledger-record h2{font-size:1.45em;line-height:1.2;margin:.1em 0 .3em}
@@ -496,12 +497,14 @@ border-bottom:1px solid var(--cl-rule)}
 .citeledger-record blockquote{margin:.6em 0;padding:.1em .8em;\
 border-left:3px solid var(--cl-accent)}
 .citeledger-record table{border-collapse:collapse;margin:.3em 0;font-size:.93em}
+.citeledger-record .cl-table{overflow-x:auto;max-width:100%}
 .citeledger-record table.cl-ranked,.citeledger-record table.cl-coverage{width:100%}
 .citeledger-record th,.citeledger-record td{text-align:left;vertical-align:top;\
 padding:.28em .6em .28em 0;border-bottom:1px solid var(--cl-rule);background:transparent}
 .citeledger-record thead th{font-weight:600;border-bottom-width:2px}
 .citeledger-record td.cl-n,.citeledger-record th.cl-n{text-align:right;\
 font-variant-numeric:tabular-nums;white-space:nowrap}
+.citeledger-record thead th.cl-n{white-space:normal}
 .citeledger-record tr.cl-zero td{opacity:.55}
 .citeledger-record .cl-state{display:inline-block;padding:0 .45em;border-radius:.7em;\
 border:1px solid var(--cl-rule);font-size:.85em;white-space:nowrap}
@@ -645,7 +648,8 @@ def _counts_by_source(record: CitationRecord) -> list[str]:
     h = html.escape
     rows = [
         (
-            '<table class="cl-sources"><thead><tr><th>source</th><th class="cl-n">cited by</th>'
+            '<div class="cl-table"><table class="cl-sources">'
+            '<thead><tr><th>source</th><th class="cl-n">cited by</th>'
             '<th class="cl-n">citing papers itemized</th><th class="cl-n">references listed</th>'
             "<th>observed</th></tr></thead><tbody>"
         )
@@ -659,7 +663,7 @@ def _counts_by_source(record: CitationRecord) -> list[str]:
             f'<td class="cl-n">{outbound.get(name, 0):,}</td>'
             f"<td>{h(_short_date(got.observed.date())) if got is not None else ''}</td></tr>"
         )
-    rows.append("</tbody></table>")
+    rows.append("</tbody></table></div>")
     rows.append(
         f'<p class="cl-muted">{len(record.citing_works):,} distinct citing works from '
         f"{len(record.inbound):,} inbound observations; counts of different sources are shown "
@@ -672,7 +676,8 @@ def _coverage_table(record: CitationRecord) -> list[str]:
     h = html.escape
     out = [
         (
-            '<table class="cl-coverage"><thead><tr><th>facet</th><th class="cl-n">measured</th>'
+            '<div class="cl-table"><table class="cl-coverage">'
+            '<thead><tr><th>facet</th><th class="cl-n">measured</th>'
             "<th>state</th><th>sources</th><th>why</th></tr></thead><tbody>"
         )
     ]
@@ -684,16 +689,18 @@ def _coverage_table(record: CitationRecord) -> list[str]:
             f"<tr><th>{h(_facet_title(facet))}</th>"
             f'<td class="cl-n">{cov.measured:,} of {total}</td>'
             f"<td>{_state_badge(cov.state)}</td>"
-            f"<td>{h(', '.join(cov.sources)) or '–'}</td><td>{h(why)}</td></tr>"
+            f"<td>{h(', '.join(cov.sources)) or '–'}</td>"
+            f'<td class="cl-wrap">{h(why)}</td></tr>'
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return out
 
 
 def _states_table(record: CitationRecord) -> list[str]:
     out = [
         (
-            '<table class="cl-states"><thead><tr><th>resolution state</th>'
+            '<div class="cl-table"><table class="cl-states">'
+            "<thead><tr><th>resolution state</th>"
             '<th class="cl-n">outbound references</th></tr></thead><tbody>'
         )
     ]
@@ -702,7 +709,7 @@ def _states_table(record: CitationRecord) -> list[str]:
         out.append(
             f'<tr{zero}><td>{html.escape(s.state.label)}</td><td class="cl-n">{s.count:,}</td></tr>'
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return out
 
 
@@ -714,7 +721,8 @@ def _ranked_table(record: CitationRecord) -> list[str]:
     src = record.ranking_source
     out = [
         (
-            '<table class="cl-ranked"><thead><tr><th class="cl-n">#</th><th class="cl-n">year</th>'
+            '<div class="cl-table"><table class="cl-ranked">'
+            '<thead><tr><th class="cl-n">#</th><th class="cl-n">year</th>'
             f'<th>citing paper</th><th class="cl-n">cited by{f" ({h(src)})" if src else ""}</th>'
             "</tr></thead><tbody>"
         )
@@ -724,11 +732,12 @@ def _ranked_table(record: CitationRecord) -> list[str]:
         areas = " ".join(w.paper.areas)
         out.append(
             f'<tr data-areas="{h(areas)}"><td class="cl-n">{i}</td>'
-            f'<td class="cl-n">{w.year or ""}</td><td>{h(w.paper.title or "(untitled)")}'
+            f'<td class="cl-n">{w.year or ""}</td>'
+            f'<td class="cl-wrap">{h(w.paper.title or "(untitled)")}'
             + (f' <small class="cl-muted">{h(_other_counts(w, src))}</small>' if m else "")
             + f'</td><td class="cl-n">{f"{m.value:,}" if m else "–"}</td></tr>'
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     tail = (
         f"{len(ranked):,} most cited of {record.citing_total:,}"
         if src
@@ -806,22 +815,24 @@ def _html(record: CitationRecord, view: str) -> str:
         out += _counts_by_source(record)
         years = record.per_year()
         through = record.data_through
-        out.append("<h3>Cited by year</h3>")
         if years:
+            out.append("<h3>Cited by year</h3>")
             out.append(svg_bar_chart(years, partial_through=through))
             line = _per_year_line(years)
             if through is not None and through.year == years[-1].year:
                 line = line.rstrip(".") + f" ({through.year} to {_short_date(through)})."
             out.append(f'<p class="cl-muted">{h(line)}</p>')
-        else:
-            out.append("<p>No per-year counts are available.</p>")
-        out.append(f"<p>{h(record.reconciliation().explanation)}</p>")
+            out.append(f"<p>{h(record.reconciliation().explanation)}</p>")
         for prof in record.area_profiles:
             why = prof.explanation()
             if why:
                 out.append(f"<p><strong>Area profile</strong> ({h(prof.source)}): {h(why)}</p>")
-        out.append("<h3>Most cited citing papers</h3>")
-        out += _ranked_table(record)
+        if record.citing_works or years:
+            out.append("<h3>Most cited citing papers</h3>")
+            out += _ranked_table(record)
+        else:
+            out.append("<h3>Citing papers</h3>")
+            out.append("<p>No citing papers are known to the named sources.</p>")
     out.append("<h3>Coverage</h3>")
     out += _coverage_table(record)
     if view in ("ledger", "full"):
