@@ -86,6 +86,11 @@ def test_subcommand_help_has_examples(sub: str, capsys: pytest.CaptureFixture[st
         (("resolve", "/nonexistent/refs.txt", "--catalog", "sample"), "cannot read"),
         (("resolve", "-", "--catalog", "/nonexistent/catalog.jsonl"), "no catalog file"),
         (("validate", "/nonexistent/record.json"), "cannot read"),
+        (("record", "--sample", "-o", "/nonexistent/dir/record.txt"), "cannot write"),
+        (
+            ("resolve", "-", "--catalog", "sample", "-o", "/nonexistent/dir/out.jsonl"),
+            "cannot write",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_a_message(
@@ -334,3 +339,19 @@ def test_record_against_a_local_openalex(httpserver: Any, mode: str, code: int) 
         assert inbound.state is cl.CoverageState.UNAVAILABLE
     if mode == "down":
         assert "nothing could be measured for doi:10.1234/old (no source answered)" in out.stderr
+
+
+def test_validate_without_jsonschema_says_the_schema_check_was_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    sample = cl.SampleSource()
+    path = tmp_path / "record.json"
+    path.write_text(cl.build_record(ZI, [sample], now=sample.as_of(ZI)).to_json(), "utf-8")
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema -> ImportError
+    assert main(["validate", str(path)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "model check passed; JSON Schema check skipped" in out
+    text = path.read_text("utf-8")
+    path.write_text(text.replace(cl.SCHEMA, "someone-else.record.v9"), "utf-8")
+    assert main(["validate", str(path)]) == EXIT_USAGE
+    assert "not a valid record" in capsys.readouterr().err
