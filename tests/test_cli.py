@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import pathlib
 import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from citeledger.cli import (
     EXIT_OK,
     EXIT_PARTIAL,
     EXIT_USAGE,
+    build_parser,
     main,
 )
 
@@ -355,3 +357,10 @@ def test_validate_without_jsonschema_says_the_schema_check_was_skipped(
     path.write_text(text.replace(cl.SCHEMA, "someone-else.record.v9"), "utf-8")
     assert main(["validate", str(path)]) == EXIT_USAGE
     assert "not a valid record" in capsys.readouterr().err
+
+
+def test_docs_page_shows_the_current_help(monkeypatch: Any) -> None:
+    """docs/cli.md quotes `citeledger --help`: regenerate it when the options change."""
+    monkeypatch.setenv("COLUMNS", "100")
+    page = (pathlib.Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert build_parser().format_help().rstrip() in page
