@@ -70,6 +70,11 @@ def test_every_openalex_fixture_is_covered() -> None:
 
 @requires_shared
 def test_every_recorded_openalex_file_parses() -> None:
+    assert {p.name for p in OPENALEX.iterdir()} == {
+        "work-W2741809807.json",
+        "work-doi-10.1016_j.addr.2015.01.008.json",
+        "works-filter-title-search-chemcrow.json",
+    }
     work = parse_work((OPENALEX / "work-W2741809807.json").read_bytes())
     assert (work.cited_by_count, work.referenced_works_count, len(work.references)) == (962, 45, 45)
     by_doi = parse_work((OPENALEX / "work-doi-10.1016_j.addr.2015.01.008.json").read_bytes())

@@ -97,6 +97,7 @@ def test_v2_space_separated_ids() -> None:
 
 @requires_shared
 def test_every_recorded_opencitations_file_parses() -> None:
+    assert len(list(OC_DIR.iterdir())) == 5
     assert len(oc.parse_links(recorded("coci-v1-citations-10.1108_jd-12-2013-0166.json"))) == 20
     refs = oc.parse_links(recorded("coci-v1-references-10.1108_jd-12-2013-0166.json"))
     assert (len(refs), sum(1 for link in refs if link.journal_sc)) == (37, 2)
