@@ -41,7 +41,7 @@ MATCHING = SHARED / "data" / "matching-dev"
 
 #: Whether ``../shared/data`` (the large real corpora and recordings) is laid beside the checkout.
 HAVE_SHARED = (SHARED / "data").is_dir()
-_SHARED_REASON = "needs ../shared (the real corpora); absent beside this checkout"
+_SHARED_REASON = "../shared is absent (real recordings and corpora; see CITELEDGER_SHARED)"
 
 #: The one marker for tests that read ``../shared``: skipped, with one reason, when it is absent.
 #: Everything else runs on a bare clone from the hand-written payloads in ``tests/fixtures/``.
@@ -82,7 +82,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_live)
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line for every skip, grouped by reason, instead of one line per skipped test."""
     skipped = terminalreporter.stats.get("skipped", [])
     if not skipped:
