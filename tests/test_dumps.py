@@ -1,4 +1,4 @@
-"""Bulk dump readers: streaming, progress, formats, and the recorded OpenCitations dump samples."""
+"""Bulk dump readers: streaming, progress, formats, and OpenCitations dump samples (fixtures)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import pytest
 from citeledger import DOI, OpenAlexId, ParseError
 from citeledger.formats import dumps
 from citeledger.sources.opencitations import DatePrecision
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import FIXTURES, SOURCES, fixture_bytes, requires_shared
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 OC_DIR = SOURCES / "opencitations"
+OC_FIXTURES = FIXTURES / "opencitations"
 
 
 def works(n: int) -> list[dict[str, Any]]:
@@ -122,14 +123,21 @@ def test_truncated_gzip(tmp_path: Path) -> None:
 
 
 @requires_shared
+def test_recorded_dump_samples() -> None:
+    links = list(dumps.iter_opencitations_csv(OC_DIR / "index-v2-dump-citations-sample.csv"))
+    assert (len(links), links[9].timespan) == (10, "P2Y3M")
+    papers = list(dumps.iter_opencitations_meta_csv(OC_DIR / "meta-dump-sample.csv"))
+    assert set(papers[4].identifiers) == {DOI("10.1364/ao.475915"), OpenAlexId("W4318195161")}
+
+
 def test_opencitations_index_dump_sample(tmp_path: Path) -> None:
-    sample = OC_DIR / "index-v2-dump-citations-sample.csv"
+    sample = OC_FIXTURES / "index-v2-dump-citations-sample.csv"
     links = list(dumps.iter_opencitations_csv(sample))
-    assert len(links) == 10
-    assert links[0].oci == "06801597168-062402843420"
-    assert links[0].cited == ("omid:br/062402843420",)
-    assert links[3].creation_precision is DatePrecision.YEAR
-    assert links[9].timespan == "P2Y3M"
+    assert len(links) == 4
+    assert links[0].oci == "0610001-0620002"
+    assert links[0].cited == ("omid:br/0620002",)
+    assert links[2].creation_precision is DatePrecision.YEAR
+    assert links[3].timespan == "P2Y"
     # the same rows zipped (as OpenCitations distributes them) and gzipped
     with zipfile.ZipFile(tmp_path / "dump.zip", "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("part1.csv", sample.read_bytes())
@@ -140,55 +148,41 @@ def test_opencitations_index_dump_sample(tmp_path: Path) -> None:
     streamed = list(
         dumps.iter_opencitations_csv(tmp_path, progress=seen.append, progress_every=100)
     )
-    assert len(streamed) == 30
-    assert streamed[:10] == links
-    assert seen == [20, 30]
+    assert len(streamed) == 12
+    assert streamed[:4] == links
+    assert seen == [8, 12]
 
 
-@requires_shared
 def test_opencitations_meta_dump_sample() -> None:
-    papers = list(dumps.iter_opencitations_meta_csv(OC_DIR / "meta-dump-sample.csv"))
-    assert len(papers) == 5
-    assert set(papers[4].identifiers) == {DOI("10.1364/ao.475915"), OpenAlexId("W4318195161")}
-    assert (
-        papers[4].title
-        == "Alignment With A Combination Of Deflectometry And The Sine Condition Test"
-    )
+    papers = list(dumps.iter_opencitations_meta_csv(OC_FIXTURES / "meta-dump-sample.csv"))
+    assert len(papers) == 3
+    assert set(papers[1].identifiers) == {DOI("10.5555/review.2015.42"), OpenAlexId("W2000000042")}
+    assert papers[1].title == "Uptake Of Small Molecules By Cultured Cells"
     # a Meta dump is not a citation dump, and the reader says so
     with pytest.raises(ParseError, match="not an OpenCitations citation CSV"):
-        list(dumps.iter_opencitations_csv(OC_DIR / "meta-dump-sample.csv"))
+        list(dumps.iter_opencitations_csv(OC_FIXTURES / "meta-dump-sample.csv"))
 
 
-@requires_shared
 def test_openalex_snapshot_line_with_adapter_parser(tmp_path: Path) -> None:
     from citeledger.sources.openalex import work_from_json  # noqa: PLC0415
 
-    line = (SOURCES / "openalex" / "work-W2741809807.json").read_bytes().strip()
+    line = fixture_bytes("openalex", "work-W-id.json").strip()
     path = tmp_path / "part_000.gz"
     path.write_bytes(gzip.compress(line + b"\n" + line + b"\n"))
     got = list(dumps.iter_openalex_works(path, parse=work_from_json))
     assert len(got) == 2
-    assert got[0].paper.title == (
-        "The state of OA: a large-scale analysis of the prevalence and impact of Open Access articles"
-    )
-    assert OpenAlexId("W2741809807") in got[0].paper.identifiers
+    assert got[0].paper.title == "Counting citations with provenance"
+    assert OpenAlexId("W4390000017") in got[0].paper.identifiers
 
 
-@requires_shared
-def test_crossref_file_with_recorded_items(tmp_path: Path) -> None:
+def test_crossref_file_with_fixture_items(tmp_path: Path) -> None:
     from citeledger.sources.crossref import work_from_message  # noqa: PLC0415
 
-    page = json.loads(
-        (
-            SOURCES
-            / "crossref"
-            / "journal-1932-6203-works-cursor-page-with-retraction-notices.json"
-        ).read_bytes()
-    )
+    page = json.loads(fixture_bytes("crossref", "journal-works-cursor-page-with-notices.json"))
     items = page["message"]["items"]
     path = tmp_path / "0.json.gz"
     path.write_bytes(gzip.compress(json.dumps({"items": items}).encode()))
     got = list(dumps.iter_crossref_items(path, parse=work_from_message))
-    assert len(got) == 30
+    assert len(got) == 5
     dois = [w.paper.identifier("doi") for w in got]
-    assert DOI("10.1371/journal.pone.0210896") in dois
+    assert DOI("10.1371/journal.pone.0300002") in dois

@@ -601,6 +601,7 @@ ADVERSARIAL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_linear_time_on_near_misses(name: str) -> None:
     # Measured on the 2-core dev machine: 1-40 ms per 100 kB case (docs/identifiers.md);

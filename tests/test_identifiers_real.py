@@ -26,10 +26,11 @@ from citeledger.identifiers import (
     parse_identifier,
     same_work,
 )
+from tests.conftest import SHARED
 
 # ../shared beside the checkout, as tests/conftest.py locates it; the conftest's shared_data
 # fixture skips every test here when it is absent.
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = SHARED / "data"
 SOURCES = DATA / "sources"
 MATCHING = DATA / "matching-dev"
 

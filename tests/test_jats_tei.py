@@ -1,4 +1,4 @@
-"""JATS and GROBID TEI reference lists: the recorded files in ../shared/data/sources/{jats,grobid}."""
+"""JATS and GROBID TEI reference lists: the fixtures in tests/fixtures/{jats,tei} (recorded shapes)."""
 
 from __future__ import annotations
 
@@ -9,113 +9,119 @@ import pytest
 from citeledger import DOI, PMCID, PMID, ArxivId, ParseError, Scheme
 from citeledger.formats.jats import parse_jats_paper, parse_jats_references
 from citeledger.formats.tei import parse_tei_paper, parse_tei_references
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import FIXTURES, SOURCES, requires_shared
 
-ELEMENT = SOURCES / "jats" / "PMC5828200-element-citation-ref-list.xml"
-MIXED = SOURCES / "jats" / "PMC6398430-mixed-citation-ref-list.xml"
-GROBID = SOURCES / "grobid" / "N18-3011-literature-graph-semantic-scholar.tei.xml"
+ELEMENT = FIXTURES / "jats" / "element-citation-ref-list.xml"
+MIXED = FIXTURES / "jats" / "mixed-citation-ref-list.xml"
+GROBID = FIXTURES / "tei" / "grobid-references.tei.xml"
 
 
 @requires_shared
-def test_jats_element_citations() -> None:
-    refs = parse_jats_references(ELEMENT.read_bytes())
-    assert len(refs) == 52
-    assert [r.position for r in refs] == list(range(1, 53))
-    assert [r.key for r in refs[:3]] == ["R1", "R2", "R3"]
-    first = refs[0]
-    assert (
-        first.title == "Mass spectrometry of purified amyloid beta protein in Alzheimer's disease"
+def test_recorded_jats_and_tei_files() -> None:
+    element = parse_jats_references(
+        (SOURCES / "jats" / "PMC5828200-element-citation-ref-list.xml").read_bytes()
     )
+    assert len(element) == 52
+    mixed = parse_jats_references(
+        (SOURCES / "jats" / "PMC6398430-mixed-citation-ref-list.xml").read_bytes()
+    )
+    assert Counter(r.get_extra("publication_type") for r in mixed) == {"journal": 65, "book": 15}
+    tei = (SOURCES / "grobid" / "N18-3011-literature-graph-semantic-scholar.tei.xml").read_bytes()
+    assert len(parse_tei_references(tei)) == 27
+    paper = parse_tei_paper(tei)
+    assert paper is not None
+    assert len(paper.authors) == 23
+
+
+def test_jats_element_citations() -> None:
+    refs = parse_jats_references(ELEMENT.read_bytes())  # a DOCTYPE naming an external DTD
+    assert len(refs) == 3
+    assert [r.position for r in refs] == [1, 2, 3]
+    assert [r.key for r in refs] == ["R1", "R2", "R3"]
+    first = refs[0]
+    assert first.title == "Glymphatic flow during sleep in larval zebrafish"
     assert [(a.family, a.given) for a in first.authors] == [
-        ("Mori", "H"),
-        ("Takio", "K"),
-        ("Ogawara", "M"),
-        ("Selkoe", "DJ"),
+        ("Lindqvist", "T"),
+        ("Raman", "P"),
+        ("Zhang", "W"),
     ]
     assert (first.venue, first.year, first.volume, first.first_page) == (
-        "J Biol Chem",
-        1992,
-        "267",
-        "17082",
+        "J Exp Neurosci",
+        2015,
+        "40",
+        "1208",
     )
-    assert first.last_page == "6"  # abbreviated as printed (17082-6); kept verbatim
-    assert first.identifiers == (PMID("1512246"),)
+    assert first.last_page == "15"  # abbreviated as printed (1208-15); kept verbatim
+    assert first.identifiers == (PMID("25000001"),)
     assert first.raw is None  # element-citation has no printed string
     assert first.get_extra("label") == "1"
     assert all(r.identifiers and r.identifiers[0].scheme is Scheme.PMID for r in refs)
-    assert Counter(r.get_extra("publication_type") for r in refs) == {"journal": 52}
-    assert refs[5].get_extra("etal") == "true"  # <etal/> after 13 names
-    collab = refs[45].authors[-1]
-    assert collab.raw == "MRC Cognitive Function and Ageing Neuropathology Study Group"
-    assert refs[46].get_extra("comment") == "discussion 55-62"
-    assert refs[51].title == (
-        "Deficits in memory and hippocampal long-term potentiation in mice with reduced calbindin D28K expression"
-    )
-    assert (
-        refs[3].title == "Decreased clearance of CNS amyloid-β in Alzheimer's disease"
-    )  # &#x003b2;
+    assert Counter(r.get_extra("publication_type") for r in refs) == {"journal": 3}
+    assert refs[1].get_extra("etal") == "true"  # <etal/> after the names
+    assert refs[0].get_extra("etal") is None
+    collab = refs[2].authors[-1]
+    assert collab.raw == "Zebrafish Sleep Consortium"
+    assert refs[2].get_extra("comment") == "discussion 310-2"
+    assert refs[1].title == "Decreased clearance of amyloid-β after sleep deprivation"  # &#x003b2;
 
 
-@requires_shared
 def test_jats_mixed_citations() -> None:
     refs = parse_jats_references(MIXED.read_bytes())
-    assert len(refs) == 80
+    assert len(refs) == 4
     assert refs[0].key == "CIT0001"
-    assert refs[-1].key == "CIT0080"
-    assert Counter(r.get_extra("publication_type") for r in refs) == {"journal": 65, "book": 15}
+    assert refs[-1].key == "CIT0004"
+    assert Counter(r.get_extra("publication_type") for r in refs) == {"journal": 3, "book": 1}
     first = refs[0]
+    # The printed string, with its inline punctuation and the line breaks folded.
     assert first.raw == (
-        "Albert DM, Bowyer RT 1991 Factors related to grizzly bear: human interactions in Denali "
-        "National Park. Wildl Soc Bull. 19:339–349."
+        "Berg AK, Moss RT 1994 Roosting behaviour of corvids: a review of winter counts. "
+        "Bird Stud Q. 21:101–117."
     )
-    assert (
-        first.title == "Factors related to grizzly bear: human interactions in Denali National Park"
-    )
+    assert first.title == "Roosting behaviour of corvids: a review of winter counts"
     assert (first.venue, first.volume, first.first_page, first.last_page) == (
-        "Wildl Soc Bull",
-        "19",
-        "339",
-        "349",
+        "Bird Stud Q",
+        "21",
+        "101",
+        "117",
     )
-    book = refs[2]
-    assert book.title == "Model based inference in the life sciences: a primer on evidence"
+    book = refs[1]
+    assert book.title == "Statistics for field ornithology: a primer"
     assert book.venue is None  # a book's <source> is its own title
-    assert book.get_extra("publisher-name") == "Springer Science+Business Media, LLC"
-    assert book.get_extra("publisher-loc") == "New York"
-    assert refs[1].identifiers == (PMID("18804375"),)
-    assert refs[73].identifiers == (DOI("10.5061/dryad.t0g149j"),)
-    assert refs[73].position == 74
-    assert sum(1 for r in refs if r.identifiers) == 23
-    assert refs[6].authors[7].family == "Di Fiore"
-    assert refs[6].get_extra("etal") == "true"
+    assert book.get_extra("publisher-name") == "Example Academic Press, Ltd"
+    assert book.get_extra("publisher-loc") == "Oslo"
+    assert refs[3].identifiers == (PMID("18000004"),)
+    assert refs[2].identifiers == (DOI("10.5061/dryad.example42"),)
+    assert refs[2].position == 3
+    assert sum(1 for r in refs if r.identifiers) == 2
+    assert refs[2].authors[1].family == "van Dijk"
+    assert refs[2].get_extra("etal") == "true"
 
 
-@requires_shared
 def test_jats_papers() -> None:
-    oncotarget = parse_jats_paper(ELEMENT.read_bytes())
-    assert oncotarget is not None
-    assert set(oncotarget.identifiers) == {
-        PMID("29535835"),
-        PMCID("PMC5828200"),
-        DOI("10.18632/oncotarget.24369"),
+    neuro = parse_jats_paper(ELEMENT.read_bytes())
+    assert neuro is not None
+    assert set(neuro.identifiers) == {
+        PMID("31000001"),
+        PMCID("PMC6000001"),
+        DOI("10.5555/exneuro.2019.101"),
     }
-    assert oncotarget.title == (
-        "Curcuminoid submicron particle ameliorates cognitive deficits and decreases amyloid pathology "
-        "in Alzheimer’s disease mouse model"
+    assert neuro.title == "Sleep loss slows clearance of amyloid-β in a zebrafish model"
+    assert neuro.venue == "Example Neurobiology"
+    assert len(neuro.authors) == 3
+    assert neuro.authors[0].family == "Quill"
+    jackdaws = parse_jats_paper(MIXED.read_bytes())
+    assert jackdaws is not None
+    assert DOI("10.5555/exbeh/abc123") in jackdaws.identifiers
+    assert jackdaws.title == "Counting jackdaws: roost size across a city"
+    assert jackdaws.venue == "Example Behavioral Ecology"
+    assert jackdaws.authors[0].orcid == "0000-0002-1694-233X"  # from the http://orcid.org/ URL
+    assert jackdaws.authors[1].family == "Di Fiore"
+    assert (jackdaws.volume, jackdaws.issue, jackdaws.pages, jackdaws.year) == (
+        "31",
+        "1",
+        "12-24",
+        2020,
     )
-    assert oncotarget.venue == "Oncotarget"
-    assert len(oncotarget.authors) == 7
-    assert oncotarget.authors[0].family == "Tai"
-    crows = parse_jats_paper(MIXED.read_bytes())
-    assert crows is not None
-    assert DOI("10.1093/beheco/ary157") in crows.identifiers
-    assert (
-        crows.title
-        == "Counting crows: population structure and group size variation in an urban population of crows"
-    )
-    assert crows.venue == "Behavioral Ecology"
-    assert crows.authors[0].orcid == "0000-0002-3609-5983"
-    assert (crows.volume, crows.issue, crows.pages, crows.year) == ("30", "1", "57-67", 2019)
 
 
 def test_jats_alternatives_and_malformed_ids() -> None:
@@ -147,34 +153,33 @@ def test_jats_alternatives_and_malformed_ids() -> None:
     assert parse_jats_paper(doc) is None
 
 
-@requires_shared
 def test_grobid_tei_references() -> None:
     refs = parse_tei_references(GROBID.read_bytes())
-    assert len(refs) == 27  # the header's own <biblStruct> is not a reference
-    assert [r.key for r in refs] == [f"b{i}" for i in range(27)]
-    assert [r.position for r in refs] == list(range(1, 28))
+    assert len(refs) == 5  # the header's own <biblStruct> is not a reference
+    assert [r.key for r in refs] == [f"b{i}" for i in range(5)]
+    assert [r.position for r in refs] == list(range(1, 6))
     first = refs[0]
     assert first.title == (
-        "The ai2 system at semeval-2017 task 10 (scienceie): semi-supervised end-to-end entity and relation extraction"
+        "Citation indexes for science: a new dimension in documentation through association of ideas"
     )
-    assert first.venue == "ACL workshop (SemEval)"
-    assert first.year == 2017
-    assert [a.family for a in first.authors] == ["Ammar", "Peters", "Bhagavatula", "Power"]
-    assert first.authors[1].given == "Matthew E"
+    assert first.venue == "Science Workshop Proceedings"
+    assert first.year == 1955
+    assert [a.family for a in first.authors] == ["Garfield", "Okafor"]
+    assert first.authors[1].given == "Mary K"
     assert first.raw is not None
-    assert first.raw.startswith("Waleed Ammar, Matthew E. Peters, Chandra Bhagavat- ula")
-    nature = refs[8]
+    assert first.raw.startswith("Eugene Garfield and Mary K. Oka- for. 1955.")  # as GROBID read it
+    nature = refs[2]
     assert (nature.title, nature.venue, nature.volume, nature.first_page, nature.last_page) == (
         "Search needs a shake-up",
         "Nature",
         "476",
         "25",
-        "31",
+        "26",
     )
     # GROBID put "Etzioni" in a second <forename>: kept as given, not silently repaired
     assert (nature.authors[0].family, nature.authors[0].given) == (None, "Oren Etzioni")
-    mesh = refs[13]
-    assert (mesh.venue, mesh.volume, mesh.issue, mesh.first_page) == (
+    bmc = refs[3]
+    assert (bmc.venue, bmc.volume, bmc.issue, bmc.first_page) == (
         "BMC bioinformatics",
         "12",
         "1",
@@ -182,22 +187,22 @@ def test_grobid_tei_references() -> None:
     )
     no_analytic = refs[1]  # monogr only: its title is the cited work's, its <note> the venue
     assert no_analytic.title is not None
-    assert no_analytic.title.startswith("Semeval 2017 task 10 (scienceie)")
+    assert no_analytic.title.startswith("Reference strings in the wild")
     assert no_analytic.venue is None
-    assert no_analytic.get_extra("note") == "ACL workshop (SemEval)"
-    assert refs[26].get_extra("publisher") == "WWW"
+    assert no_analytic.get_extra("note") == "Workshop on Mining Scholarly Text"
+    assert refs[4].get_extra("publisher") == "WWW"
+    assert refs[4].authors == ()
     assert all(not r.identifiers for r in refs)  # no <idno> in this bibliography
 
 
-@requires_shared
 def test_grobid_tei_paper() -> None:
     paper = parse_tei_paper(GROBID.read_bytes())
     assert paper is not None
-    assert paper.title == "Construction of the Literature Graph in Semantic Scholar"
-    assert len(paper.authors) == 23
-    assert (paper.authors[0].given, paper.authors[0].family) == ("Waleed", "Ammar")
+    assert paper.title == "A Ledger for Citations Across Sources"
+    assert len(paper.authors) == 3
+    assert (paper.authors[0].given, paper.authors[0].family) == ("Ines", "Okoro")
     assert paper.abstract is not None
-    assert paper.abstract.startswith("We describe a deployed scalable system")
+    assert paper.abstract.startswith("We describe a ledger that keeps every citation observation")
     assert paper.source == "grobid"
 
 

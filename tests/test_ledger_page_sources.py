@@ -1,17 +1,17 @@
 """Paper-page data through the real adapters, the per-build memo, progress, 404s and grouping.
 
-Recorded real responses from ``../shared/data/sources/`` are served over a local HTTP server
-(tests skip cleanly without ``../shared``):
+Hand-written bodies in the recorded shapes (``tests/fixtures/``) are served over a local HTTP
+server:
 
-- ``openalex/work-W2741809807.json``: the cited work (10.7717/peerj.4375), with
-  ``counts_by_year`` 2017-2025 summing to 960 next to ``cited_by_count`` 962, and OpenAlex topics;
-- ``openalex/works-filter-title-search-chemcrow.json``: a real OpenAlex list of two works (ChemCrow's
-  journal version and its arXiv preprint under a 10.48550 DataCite DOI), served as the
-  ``filter=cites:`` page; no real ``cites`` listing was recorded, the list's shape is the same;
-- ``semanticscholar/citation-item-with-contexts-intents.json``: one real ``/citations`` element
-  (with ``citingPaper.citationCount`` 2), and ``semanticscholar/paper-DOI-...chemcrow.json``: a
-  real S2 paper object (``citationCount`` 500) used as a second element's ``citingPaper``; the
-  ``{"offset": 0, "data": [...]}`` envelope around the two is ours (S2's documented shape);
+- ``openalex/work-W-id.json``: the cited work (10.5555/ledger.2024.017), with ``counts_by_year``
+  2024-2026 summing to 57 next to ``cited_by_count`` 59, and OpenAlex topics;
+- ``openalex/works-title-search-two-versions.json``: an OpenAlex list of two works (ZeRO-Infinity's
+  proceedings version and its arXiv preprint under a 10.48550 DataCite DOI), served as the
+  ``filter=cites:`` page (the list's shape is the same);
+- ``semanticscholar/citation-item-with-contexts-intents.json``: one ``/citations`` element (with
+  ``citingPaper.citationCount`` 2), and ``semanticscholar/paper-arxiv-doi.json``: an S2 paper
+  object (``citationCount`` 800, DOI and arXiv id) used as a second element's ``citingPaper``; the
+  ``{"offset": 0, "data": [...]}`` envelope around the two is S2's documented shape;
 - ``semanticscholar/error-404-paper-id-not-found.json`` for a 404 on the first page.
 
 The rest use small in-memory sources.
@@ -31,28 +31,24 @@ import citeledger as cl
 from citeledger.errors import NotFoundError
 from citeledger.sources._transport import Request as SourceRequest
 from citeledger.sources._transport import Response as SourceResponse
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import fixture_bytes
 
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
-PEERJ = "doi:10.7717/peerj.4375"
+PEERJ = "doi:10.5555/ledger.2024.017"
 KW: dict[str, Any] = {"policy": cl.RetryPolicy(max_attempts=1), "min_interval": 0.0}
 
 
-# ============================================================================ recordings
+# ============================================================================ fixtures over HTTP
 
 
 def _serve(httpserver: Any, *, s2_citations: bool = True) -> dict[str, int]:
-    """Route recorded bodies by path; count requests per route; anything else is a 404."""
-    work = (SOURCES / "openalex" / "work-W2741809807.json").read_bytes()
-    cites = (SOURCES / "openalex" / "works-filter-title-search-chemcrow.json").read_bytes()
-    item = json.loads(
-        (SOURCES / "semanticscholar" / "citation-item-with-contexts-intents.json").read_bytes()
-    )
-    chemcrow = json.loads(
-        (SOURCES / "semanticscholar" / "paper-DOI-10.1038_s42256-024-00832-8.json").read_bytes()
-    )
-    s2_page = json.dumps({"offset": 0, "data": [item, {"citingPaper": chemcrow}]}).encode()
-    s2_404 = (SOURCES / "semanticscholar" / "error-404-paper-id-not-found.json").read_bytes()
+    """Route fixture bodies by path; count requests per route; anything else is a 404."""
+    work = fixture_bytes("openalex", "work-W-id.json")
+    cites = fixture_bytes("openalex", "works-title-search-two-versions.json")
+    item = json.loads(fixture_bytes("semanticscholar", "citation-item-with-contexts-intents.json"))
+    zero = json.loads(fixture_bytes("semanticscholar", "paper-arxiv-doi.json"))
+    s2_page = json.dumps({"offset": 0, "data": [item, {"citingPaper": zero}]}).encode()
+    s2_404 = fixture_bytes("semanticscholar", "error-404-paper-id-not-found.json")
     hits: dict[str, int] = {}
 
     def count(name: str) -> None:
@@ -60,7 +56,7 @@ def _serve(httpserver: Any, *, s2_citations: bool = True) -> dict[str, int]:
 
     def handler(request: Request) -> Response:
         path = request.path
-        if path.startswith("/openalex/works/") and "peerj.4375" in path:
+        if path.startswith("/openalex/works/") and "ledger.2024.017" in path:
             count("openalex-work")
             return Response(work, status=200, content_type="application/json")
         if path == "/openalex/works" and "cites:" in request.args.get("filter", ""):
@@ -87,36 +83,24 @@ def _sources(httpserver: Any) -> tuple[cl.OpenAlexSource, cl.SemanticScholarSour
     return openalex, s2
 
 
-@requires_shared
 def test_openalex_counts_by_year_become_the_per_year_series(httpserver: Any) -> None:
     _serve(httpserver)
     openalex, _ = _sources(httpserver)
     record = cl.build_record(PEERJ, [openalex], now=NOW)
     (cby,) = record.cited_by_year
     assert cby.source == "openalex"
-    assert [(y.year, y.count) for y in record.per_year()] == [
-        (2017, 9),
-        (2018, 59),
-        (2019, 130),
-        (2020, 179),
-        (2021, 146),
-        (2022, 147),
-        (2023, 142),
-        (2024, 118),
-        (2025, 30),
-    ]
-    assert (cby.total, cby.source_total, cby.note) == (960, 962, None)  # 2017 <= 2018: covered
+    assert [(y.year, y.count) for y in record.per_year()] == [(2024, 7), (2025, 30), (2026, 20)]
+    assert (cby.total, cby.source_total, cby.note) == (57, 59, None)  # 2024 <= 2025: covered
     rec = record.reconciliation()
-    assert (rec.per_year_source, rec.per_year_total, rec.itemized) == ("openalex", 960, 2)
+    assert (rec.per_year_source, rec.per_year_total, rec.itemized) == ("openalex", 57, 2)
     assert not rec.agrees
     # Why the per-year total differs from OpenAlex's own count and from what is itemized.
-    assert "openalex's own total count is 962, 2 more than its per-year counts" in rec.explanation
+    assert "openalex's own total count is 59, 2 more than its per-year counts" in rec.explanation
     assert "2 citing works are itemized here" in rec.explanation
     # The external measurement stays its own figure, never replaced by the series' sum.
-    assert [(m.source, m.value) for m in record.measurements] == [("openalex", 962)]
+    assert [(m.source, m.value) for m in record.measurements] == [("openalex", 59)]
 
 
-@requires_shared
 def test_citing_counts_from_openalex_and_s2_rank_by_a_named_source(httpserver: Any) -> None:
     hits = _serve(httpserver)
     openalex, s2 = _sources(httpserver)
@@ -124,35 +108,35 @@ def test_citing_counts_from_openalex_and_s2_rank_by_a_named_source(httpserver: A
 
     # OpenAlex's journal version, OpenAlex's preprint (10.48550 DataCite DOI) and S2's record
     # (DOI and arXiv id) are one citing work, linked by identifiers, each link with its reason.
-    chem = next(w for w in record.citing_works if "chemistry tools" in (w.paper.title or ""))
+    chem = next(w for w in record.citing_works if "GPU Memory Wall" in (w.paper.title or ""))
     assert len(chem.observations) == 3
     assert set(chem.sources) == {"openalex", "semanticscholar"}
     (why,) = chem.grouping
     assert why.startswith("3 observations of one citing work")
-    assert "arXiv DataCite DOI doi:10.48550/arxiv.2304.05376 is arxiv:2304.05376" in why
-    assert "same identifier doi:10.1038/s42256-024-00832-8" in why
+    assert "arXiv DataCite DOI doi:10.48550/arxiv.2104.07857 is arxiv:2104.07857" in why
+    assert "same identifier doi:10.1145/3458817.3476205" in why
     assert len(record.citing_works) == 2
 
-    # Counts stay per source: OpenAlex counted the two versions separately (236 and 106),
-    # S2 says 500; nothing is summed.
+    # Counts stay per source: OpenAlex counted the two versions separately (300 and 95),
+    # S2 says 800; nothing is summed.
     got = sorted((m.source, m.value) for m in chem.cited_by)
-    assert got == [("openalex", 106), ("openalex", 236), ("semanticscholar", 500)]
+    assert got == [("openalex", 95), ("openalex", 300), ("semanticscholar", 800)]
     assert chem.count("openalex") is not None
-    assert chem.count("openalex").value == 236  # type: ignore[union-attr]
+    assert chem.count("openalex").value == 300  # type: ignore[union-attr]
     assert record.ranking_source == "openalex"
     (dis,) = [d for d in record.disagreements if d.topic == "citing work's cited_by count"]
-    assert {c.source: c.value for c in dis.claims} == {"openalex": "236", "semanticscholar": "500"}
+    assert {c.source: c.value for c in dis.claims} == {"openalex": "300", "semanticscholar": "800"}
 
-    # Ranked by OpenAlex, the S2-only citing paper follows (no OpenAlex count); by S2, 500 > 2.
+    # Ranked by OpenAlex, the S2-only citing paper follows (no OpenAlex count); by S2, 800 > 2.
     by_oa = record.ranked_citing()
     assert [w.count("openalex") is not None for w in by_oa] == [True, False]
     by_s2 = record.ranked_citing(source="semanticscholar")
-    assert [w.count("semanticscholar").value for w in by_s2] == [500, 2]  # type: ignore[union-attr]
+    assert [w.count("semanticscholar").value for w in by_s2] == [800, 2]  # type: ignore[union-attr]
     page = record.render("text", view="page")
-    assert "cited by 236 (semanticscholar: 500)" in page
+    assert "cited by 300 (semanticscholar: 800)" in page
 
     # Areas: OpenAlex topics and S2 fields of study, filterable.
-    assert record.ranked_citing(area="Machine Learning in Materials Science") == (chem,)
+    assert record.ranked_citing(area="Parallel Computing and Optimization Techniques") == (chem,)
     throw = next(w for w in record.citing_works if w is not chem)
     assert "Computer Science" in throw.paper.areas
     # The area profile compares OpenAlex topics with OpenAlex's own primary topic of the paper.
@@ -160,7 +144,7 @@ def test_citing_counts_from_openalex_and_s2_rank_by_a_named_source(httpserver: A
     assert prof.source == "openalex"
     assert prof.own_placement == "scientometrics and bibliometrics research"
     assert prof.explanation() == (
-        "Cited by 1 in Machine Learning in Materials Science, but placed by its own "
+        "Cited by 1 in Parallel Computing and Optimization Techniques, but placed by its own "
         "OpenAlex primary topic in scientometrics and bibliometrics research."
     )
 
@@ -172,7 +156,6 @@ def test_citing_counts_from_openalex_and_s2_rank_by_a_named_source(httpserver: A
     assert cl.CitationRecord.from_json(record.to_json()) == record
 
 
-@requires_shared
 def test_404_on_the_first_citations_page_is_not_found_not_partial(httpserver: Any) -> None:
     _serve(httpserver, s2_citations=False)
     _, s2 = _sources(httpserver)
@@ -188,11 +171,8 @@ def test_404_on_the_first_citations_page_is_not_found_not_partial(httpserver: An
     assert "0 received" not in cov.reason
 
 
-@requires_shared
 def test_crossref_work_is_fetched_once_per_build(httpserver: Any) -> None:
-    body = (
-        SOURCES / "crossref" / "work-10.1038_s42256-024-00832-8-references-mixed.json"
-    ).read_bytes()
+    body = fixture_bytes("crossref", "work-references-mixed.json")
     hits: dict[str, int] = {}
 
     def handler(request: Request) -> Response:
@@ -206,14 +186,14 @@ def test_crossref_work_is_fetched_once_per_build(httpserver: Any) -> None:
     crossref = cl.CrossrefSource(
         base_url=httpserver.url_for("/").rstrip("/"), mailto="t@example.org", **KW
     )
-    record = cl.build_record("doi:10.1038/s42256-024-00832-8", [crossref], now=NOW)
+    record = cl.build_record("doi:10.5555/ledger.2024.017", [crossref], now=NOW)
     # paper, references, events (the work itself) and citation_counts: one request.
-    assert hits["/works/10.1038/s42256-024-00832-8"] == 1
-    assert len(record.outbound) == 103
-    assert [(m.source, m.value) for m in record.measurements] == [("crossref", 238)]
+    assert hits["/works/10.5555/ledger.2024.017"] == 1
+    assert len(record.outbound) == 5
+    assert [(m.source, m.value) for m in record.measurements] == [("crossref", 12)]
     # A second build asks again: nothing is remembered between builds.
-    cl.build_record("doi:10.1038/s42256-024-00832-8", [crossref], now=NOW)
-    assert hits["/works/10.1038/s42256-024-00832-8"] == 2
+    cl.build_record("doi:10.5555/ledger.2024.017", [crossref], now=NOW)
+    assert hits["/works/10.5555/ledger.2024.017"] == 2
 
 
 # ============================================================================ in memory

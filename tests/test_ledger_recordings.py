@@ -1,9 +1,10 @@
-"""A record built through the real adapters from recorded real responses, over a local server.
+"""A record built through the real adapters from fixture responses, over a local server.
 
-The ChemCrow paper (10.1038/s42256-024-00832-8): Crossref's work record with 103 references,
-OpenAlex's title search and Semantic Scholar's paper lookup, all recorded by other projects
-(``../shared/data/sources/``; see its README). Anything the recordings do not cover answers 404,
-so the record must say what it could not measure.
+One paper (10.5555/ledger.2024.017) as two sources describe it, hand-written in the recorded
+shapes (``tests/fixtures/``): Crossref's work record with 5 references (some with a deposited DOI,
+some unstructured only) and Semantic Scholar's paper lookup, which disagree on the year and the
+count. Anything the fixtures do not cover answers 404, so the record must say what it could not
+measure.
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ import pytest
 from werkzeug.wrappers import Request, Response
 
 import citeledger as cl
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import fixture_bytes
 
-pytestmark = [requires_shared]
-
-DOI = "10.1038/s42256-024-00832-8"
+DOI = "10.5555/ledger.2024.017"
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
 
 
@@ -35,25 +34,23 @@ def _adapter(module: str, cls: str) -> Any:
 
 
 def _serve(httpserver: Any) -> dict[str, int]:
-    """Route recorded bodies by path; count requests per route."""
-    crossref = (
-        SOURCES / "crossref" / "work-10.1038_s42256-024-00832-8-references-mixed.json"
-    ).read_bytes()
-    s2 = (SOURCES / "semanticscholar" / "paper-DOI-10.1038_s42256-024-00832-8.json").read_bytes()
+    """Route fixture bodies by path; count requests per route."""
+    crossref = fixture_bytes("crossref", "work-references-mixed.json")
+    s2 = fixture_bytes("semanticscholar", "paper-doi.json")
     hits: dict[str, int] = {}
 
     def handler(request: Request) -> Response:
         path = request.path
         if (
             path.startswith("/crossref/works/")
-            and "10.1038" in path
+            and "10.5555" in path
             and not request.args.get("filter")
         ):
             hits["crossref-work"] = hits.get("crossref-work", 0) + 1
             return Response(crossref, status=200, content_type="application/json")
         if (
             path.startswith("/s2/paper/")
-            and "10.1038" in path
+            and "10.5555" in path
             and not path.endswith(("/citations", "/references"))
         ):
             hits["s2-paper"] = hits.get("s2-paper", 0) + 1
@@ -69,7 +66,7 @@ def _serve(httpserver: Any) -> dict[str, int]:
     return hits
 
 
-def test_record_from_recorded_crossref_and_semantic_scholar(httpserver: Any) -> None:
+def test_record_from_crossref_and_semantic_scholar_fixtures(httpserver: Any) -> None:
     crossref_cls = _adapter("crossref", "CrossrefSource")
     s2_cls = _adapter("semanticscholar", "SemanticScholarSource")
     hits = _serve(httpserver)
@@ -81,15 +78,15 @@ def test_record_from_recorded_crossref_and_semantic_scholar(httpserver: Any) -> 
 
     assert hits.get("crossref-work", 0) >= 1
     assert record.paper.title is not None
-    assert "chemistry tools" in record.paper.title.casefold()
-    # 103 references from Crossref, each resolved (against an empty catalog: nothing verified)
+    assert "citations with provenance" in record.paper.title.casefold()
+    # 5 references from Crossref, each resolved (against an empty catalog: nothing verified)
     crossref_refs = [o for o in record.outbound if o.source == "crossref"]
-    assert len(crossref_refs) == 103
-    assert record.outbound_total >= 103
+    assert len(crossref_refs) == 5
+    assert record.outbound_total >= 5
     counts = {c.state: c.count for c in record.resolution_counts()}
     assert sum(counts.values()) == len(record.outbound)
     assert counts[cl.ResolutionState.VERIFIED_EXACT] == 0
-    # what the recordings did not cover is reported, not hidden
+    # what the fixtures did not cover is reported, not hidden
     assert record.coverage_of(cl.Facet.REFERENCE_RESOLUTION).measured == len(record.outbound)
     problems = [r for r in record.reports if r.outcome in (cl.Outcome.ERROR, cl.Outcome.NOT_FOUND)]
     assert problems, "the 404s for unrecorded calls must show up as reports"
@@ -103,19 +100,20 @@ def test_record_from_recorded_crossref_and_semantic_scholar(httpserver: Any) -> 
     assert all(m.source for m in record.measurements)
     assert hits.get("s2-paper", 0) >= 1
     by_source = {(m.source, m.kind.value): m.value for m in record.measurements}
-    assert by_source[("crossref", "cited_by")] == 238
+    assert by_source[("crossref", "cited_by")] == 12
+    assert by_source[("semanticscholar", "cited_by")] == 41
     # the two sources disagree on the year and the count: both visible, each with its source
     topics = {d.topic: {c.source: c.value for c in d.claims} for d in record.disagreements}
     assert topics["year"] == {"crossref": "2024", "semanticscholar": "2023"}
-    assert topics["cited_by count"]["crossref"] == "238"
-    assert "semanticscholar" in topics["cited_by count"]
+    assert topics["cited_by count"]["crossref"] == "12"
+    assert topics["cited_by count"]["semanticscholar"] == "41"
     assert len(record.paper_descriptions) == 2
     # the record survives JSON and renders
     assert cl.CitationRecord.from_json(record.to_json()) == record
     assert "measured" in record.render("text")
 
 
-def test_catalog_from_recorded_crossref_resolves_references(httpserver: Any) -> None:
+def test_catalog_from_crossref_fixture_resolves_references(httpserver: Any) -> None:
     """Resolving against the references' own DOIs as a catalog verifies the DOI-bearing ones."""
     crossref_cls = _adapter("crossref", "CrossrefSource")
     _serve(httpserver)
@@ -135,4 +133,4 @@ def test_catalog_from_recorded_crossref_resolves_references(httpserver: Any) -> 
     record = cl.build_record(f"doi:{DOI}", [crossref], now=NOW, resolver=cl.Resolver(catalog))
     counts = {c.state: c.count for c in record.resolution_counts()}
     assert counts[cl.ResolutionState.VERIFIED_EXACT] >= 1
-    assert sum(counts.values()) == 103
+    assert sum(counts.values()) == 5

@@ -9,9 +9,18 @@ import pytest
 import citeledger as cl
 from citeledger.ledger._citing import _group_citing
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
-from tests.conftest import SHARED
+from tests.conftest import SHARED, requires_shared
 
 SEEDS = SHARED / "seeds"
+
+
+def _seed(number: str) -> str:
+    """The text of ``../shared/seeds/<number>_*.txt`` (skips when the seeds are not laid out)."""
+    found = sorted(SEEDS.glob(f"{number}_*.txt"))
+    if not found:
+        pytest.skip("../shared/seeds is not present beside the checkout")
+    return found[0].read_text(encoding="utf-8")
+
 
 # The eight observations of seed 000: (source id, citing title, reference, state, method, observed)
 SEED_OBSERVATIONS = [
@@ -262,7 +271,7 @@ def test_same_title_different_reference_number_and_no_link_stays_apart() -> None
         assert "not grouped (year unknown" in note
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not present beside the checkout")
+@requires_shared
 def test_zero_infinity_text_contains_every_seed_line_in_order(zi: cl.CitationRecord) -> None:
     """Every line of seed 000 appears, in order, in the text rendering.
 
@@ -271,7 +280,7 @@ def test_zero_infinity_text_contains_every_seed_line_in_order(zi: cl.CitationRec
     citeledger's, and the "<citing> <cited>" line is printed with an arrow between the titles.
     Whitespace inside a line is ignored (the seed's table cells are glued: "verified exact0").
     """
-    seed = next(SEEDS.glob("000_*.txt")).read_text(encoding="utf-8")
+    seed = _seed("000")
     seed = seed.replace("Pith ", "").replace("pith.paper-citation-record.v1", cl.SCHEMA)
     ours = zi.render("text").replace(" → ", " ")
 
@@ -347,9 +356,9 @@ def test_zero_ranking_order_and_counts(zero: cl.CitationRecord) -> None:
     assert "50 most cited of 1,301" in zero.render("text")
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not present beside the checkout")
+@requires_shared
 def test_zero_ranking_matches_seed_page(zero: cl.CitationRecord) -> None:
-    seed = next(SEEDS.glob("002_*.txt")).read_text(encoding="utf-8")
+    seed = _seed("002")
     rows = re.findall(r"^\s+\d+\. (\d{4})(.+?)cited by ([\d,]+)$", seed, re.MULTILINE)
     assert len(rows) == 50
     want = [(t, int(y), int(c.replace(",", ""))) for y, t, c in rows]

@@ -406,6 +406,7 @@ def _timed(text: str) -> float:
     return time.perf_counter() - t0
 
 
+@pytest.mark.slow
 def test_100kb_garbage_is_fast_and_uncertain() -> None:
     garbage = ("x(" * 10 + "[12] A. B. " + "Smith, " * 5 + "10.1/ doi: arXiv " + "-\n" * 3) * 2000
     garbage = garbage[:100_000]
@@ -417,6 +418,7 @@ def test_100kb_garbage_is_fast_and_uncertain() -> None:
     assert ref.title is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "unit",
     [

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +19,11 @@ from citeledger.identifiers import find_identifiers
 from citeledger.model import Reference
 from citeledger.refparse._clean import _may_hold_identifier
 from citeledger.resolve.normalize import normalize_name, normalize_title
+from tests.conftest import MATCHING
 
 # ../shared beside the checkout, as tests/conftest.py locates it; the conftest's shared_data
 # fixture skips every test here when it is absent.
-NORMALIZED = (
-    Path(__file__).resolve().parents[1].parent / "shared" / "data" / "matching-dev" / "normalized"
-)
+NORMALIZED = MATCHING / "normalized"
 
 pytestmark = [pytest.mark.usefixtures("shared_data"), pytest.mark.shared_data]
 

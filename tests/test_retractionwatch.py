@@ -1,4 +1,4 @@
-"""Retraction data: every file in ../shared/data/sources/retraction, plus the index and source."""
+"""Retraction data: the fixtures in tests/fixtures/retractionwatch, plus the index and source."""
 
 from __future__ import annotations
 
@@ -24,77 +24,97 @@ from citeledger.sources import (
     SearchSource,
 )
 from citeledger.sources import retractionwatch as rw
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import FIXTURES, SOURCES, requires_shared
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-RW_CSV = SOURCES / "retraction" / "retraction-watch-csv-header-and-one-row.csv"
-OPEN_RETRACTIONS = SOURCES / "retraction" / "open-retractions-api-10.1016_j.abb.2006.07.015.json"
+RW_DIR = SOURCES / "retraction"
+RW_CSV = FIXTURES / "retractionwatch" / "retraction-watch-sample.csv"
+OPEN_RETRACTIONS = FIXTURES / "retractionwatch" / "open-retractions-labels-disagree.json"
 AS_OF = dt.datetime(2026, 3, 1, 12, tzinfo=dt.UTC)
 HEADER = ",".join(rw.RETRACTION_WATCH_COLUMNS)
 
 
 @requires_shared
 def test_the_real_row() -> None:
-    (rec,) = rw.parse_retraction_watch(RW_CSV.read_bytes())
-    assert rec.record_id == "50438"
-    assert rec.title == (
-        "Construction of Mental Health Education Model Based on Computer Multimedia Group "
-        "Psychological Measurement"
+    (rec,) = rw.parse_retraction_watch(
+        (RW_DIR / "retraction-watch-csv-header-and-one-row.csv").read_bytes()
     )
-    assert (rec.journal, rec.publisher) == ("Advances in Multimedia", "Hindawi")
     assert rec.original_doi == DOI("10.1155/2021/6907871")
     assert rec.original_pmid is None  # "0" means none
-    assert rec.notice_doi == DOI("10.1155/2023/9804945")
-    assert rec.notice_pmid is None
     assert rec.date == dt.date(2023, 8, 16)  # "8/16/2023 0:00", month first
-    assert rec.original_date == dt.date(2021, 9, 24)
-    assert rec.nature == "Retraction"
     assert len(rec.reasons) == 8
+    events = rw.parse_open_retractions(
+        (RW_DIR / "open-retractions-api-10.1016_j.abb.2006.07.015.json").read_bytes()
+    )
+    assert [e.label for e in events] == ["erratum", "retracted: true"]
+
+
+def test_rows_in_the_real_layout() -> None:
+    rec, concern = rw.parse_retraction_watch(RW_CSV.read_bytes())
+    assert rec.record_id == "90001"
+    # A quoted title keeps its comma.
+    assert rec.title == "Sleep Duration and Memory in Adolescent Zebrafish, a Cohort Study"
+    assert (rec.journal, rec.publisher) == ("PLOS ONE", "PLOS")
+    assert rec.original_doi == DOI("10.1371/journal.pone.0200077")
+    assert rec.original_pmid is None  # "0" means none
+    assert rec.notice_doi == DOI("10.1371/journal.pone.0300002")
+    assert rec.notice_pmid == PMID("30620001")
+    assert rec.date == dt.date(2019, 1, 8)  # "1/8/2019 0:00", month first
+    assert rec.original_date == dt.date(2016, 11, 3)
+    assert rec.nature == "Retraction"
+    assert len(rec.reasons) == 3
     assert rec.reasons[0] == "Concerns/Issues About Data"  # "+" prefix and ";" removed
-    assert rec.reasons[-1] == "Unreliable Results"
+    assert rec.reasons[-1] == "Investigation by Journal/Publisher"
     assert rec.article_types == ("Research Article",)
-    assert len(rec.urls) == 2
+    assert len(rec.urls) == 1
     assert rec.notes is not None
-    assert rec.notes.startswith("See also: https://pubpeer.com/")
+    assert rec.notes.startswith("See also: https://pubpeer.example/")
     ev = rec.event()
     assert ev.kind is EventKind.RETRACTION
     assert ev.label == "Retraction"
-    assert ev.subject == DOI("10.1155/2021/6907871")
-    assert ev.notice == DOI("10.1155/2023/9804945")
-    assert ev.date == dt.date(2023, 8, 16)
+    assert ev.subject == DOI("10.1371/journal.pone.0200077")
+    assert ev.notice == DOI("10.1371/journal.pone.0300002")
+    assert ev.date == dt.date(2019, 1, 8)
     assert ev.source == "retractionwatch"
-    assert ev.reason is not None
-    assert ev.reason.startswith("Concerns/Issues About Data; Concerns/Issues About Results")
+    assert ev.reason == (
+        "Concerns/Issues About Data; Duplication of Image; Investigation by Journal/Publisher"
+    )
+    # The second row: not a retraction, empty URLs and notes, two article types.
+    assert concern.event().kind is EventKind.EXPRESSION_OF_CONCERN
+    assert concern.date == dt.date(2022, 12, 31)
+    assert (concern.urls, concern.notes) == ((), None)
+    assert concern.article_types == ("Research Article", "Letter")
+    assert (concern.original_pmid, concern.notice_pmid) == (PMID("31999999"), None)
 
 
-@requires_shared
-def test_source_on_the_real_file() -> None:
+def test_source_on_the_file() -> None:
     src = rw.RetractionWatchSource(path=RW_CSV, as_of=AS_OF)
-    check = src.events("https://doi.org/10.1155/2021/6907871")
+    check = src.events("https://doi.org/10.1371/journal.pone.0200077")
     assert check.status is NoticeStatus.EVENTS_FOUND
     assert check.retracted is True
     assert check.sources == ("retractionwatch",)
     assert check.checked == AS_OF
-    assert check.subject == DOI("10.1155/2021/6907871")
-    clean = src.events("10.1155/2023/9804945")  # the notice itself is not a retracted paper
+    assert check.subject == DOI("10.1371/journal.pone.0200077")
+    clean = src.events("10.1371/journal.pone.0300002")  # the notice itself is not a retracted paper
     assert clean.status is NoticeStatus.NONE_FOUND
     assert clean.checked == AS_OF
+    concern = src.events("10.5555/ecl.2020.3")
+    assert concern.status is NoticeStatus.EVENTS_FOUND
+    assert concern.retracted is False  # an expression of concern is not a retraction
     unavailable = src.events("W2741809807")
     assert unavailable.status is NoticeStatus.UNAVAILABLE
     assert unavailable.retracted is None
-    assert len(src.index) == 1
+    assert len(src.index) == 2
 
 
-@requires_shared
 def test_checked_defaults_to_file_date() -> None:
     src = rw.RetractionWatchSource(path=RW_CSV)
     expected = dt.datetime.fromtimestamp(RW_CSV.stat().st_mtime, tz=dt.UTC)
     assert src.events("10.1155/2099/1").checked == expected
 
 
-@requires_shared
 def test_open_retractions_labels_disagree() -> None:
     events = rw.parse_open_retractions(OPEN_RETRACTIONS.read_bytes())
     assert [(e.kind, e.label) for e in events] == [
@@ -102,12 +122,12 @@ def test_open_retractions_labels_disagree() -> None:
         (EventKind.RETRACTION, "retracted: true"),
     ]
     erratum, flag = events
-    assert erratum.subject == DOI("10.1016/j.abb.2006.07.015")
-    assert erratum.notice == DOI("10.1016/j.abb.2015.10.017")
-    assert erratum.date == dt.date(2020, 4, 11)
+    assert erratum.subject == DOI("10.5555/abb.2010.42")
+    assert erratum.notice == DOI("10.5555/erratum.2019.1")
+    assert erratum.date == dt.date(2019, 5, 4)  # from the update's millisecond timestamp
     assert erratum.source == "openretractions"
-    assert flag.subject == DOI("10.1016/j.abb.2006.07.015")
-    assert flag.date == dt.date(2015, 12, 15)
+    assert flag.subject == DOI("10.5555/abb.2010.42")
+    assert flag.date == dt.date(2019, 1, 8)
     assert flag.reason is not None
     assert "erratum" in flag.reason
     assert "disagree" in flag.reason

@@ -1,4 +1,4 @@
-"""Semantic Scholar edge over real sockets: a local HTTP server serves the recorded bodies."""
+"""Semantic Scholar edge over real sockets: a local HTTP server serves the fixture bodies."""
 
 from __future__ import annotations
 
@@ -25,20 +25,18 @@ from citeledger import (
 from citeledger.sources import CountedCitationSource, EventSource
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from citeledger.sources.semanticscholar import BatchStatus, SemanticScholarSource
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import fixture_bytes
 
 if TYPE_CHECKING:
     from pytest_httpserver import HTTPServer
 
-pytestmark = requires_shared
-
-S2_DIR = SOURCES / "semanticscholar"
 NOW = dt.datetime(2026, 1, 2, tzinfo=dt.UTC)
 JSON = "application/json"
 
 
 def body(name: str) -> bytes:
-    return (S2_DIR / name).read_bytes()
+    """A hand-written body in ``tests/fixtures/semanticscholar/`` (the recorded shapes)."""
+    return fixture_bytes("semanticscholar", name)
 
 
 class Sleeps(list[float]):
@@ -64,17 +62,17 @@ def make_source(httpserver: HTTPServer, sleeps: Sleeps, **kw: object) -> Semanti
     )
 
 
-CHEMCROW = "/paper/DOI:10.1038/s42256-024-00832-8"
+LEDGER = "/paper/DOI:10.5555/ledger.2024.017"
 
 
 def test_paper_over_http(httpserver: HTTPServer, sleeps: Sleeps) -> None:
     httpserver.expect_oneshot_request(
-        CHEMCROW, headers={"x-api-key": "s3cret-key"}
-    ).respond_with_data(body("paper-DOI-10.1038_s42256-024-00832-8.json"), content_type=JSON)
+        LEDGER, headers={"x-api-key": "s3cret-key"}
+    ).respond_with_data(body("paper-doi.json"), content_type=JSON)
     src = make_source(httpserver, sleeps, api_key="s3cret-key")
-    paper = src.paper("https://doi.org/10.1038/S42256-024-00832-8")
+    paper = src.paper("https://doi.org/10.5555/LEDGER.2024.017")
     assert paper is not None
-    assert paper.title == "Augmenting large language models with chemistry tools"
+    assert paper.title == "Counting citations with provenance"
     assert "s3cret-key" not in repr(src)
     httpserver.check_assertions()
     ((req, _),) = httpserver.log
@@ -82,21 +80,21 @@ def test_paper_over_http(httpserver: HTTPServer, sleeps: Sleeps) -> None:
 
 
 def test_404_is_none(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    httpserver.expect_oneshot_request("/paper/DOI:10.1101/2024.04.01.587366").respond_with_data(
+    httpserver.expect_oneshot_request("/paper/DOI:10.5555/missing.404").respond_with_data(
         body("error-404-paper-id-not-found.json"), status=404, content_type=JSON
     )
-    assert make_source(httpserver, sleeps).paper("10.1101/2024.04.01.587366") is None
+    assert make_source(httpserver, sleeps).paper("10.5555/missing.404") is None
     assert len(httpserver.log) == 1
     assert sleeps == []
 
 
 def test_400_is_bad_request_not_retried(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    httpserver.expect_request(CHEMCROW).respond_with_data(
+    httpserver.expect_request(LEDGER).respond_with_data(
         body("error-400-unrecognized-fields.json"), status=400, content_type=JSON
     )
     with pytest.raises(BadRequestError) as info:
-        make_source(httpserver, sleeps).paper("10.1038/s42256-024-00832-8")
-    assert info.value.detail == "Unrecognized or unsupported fields: [unknown]"
+        make_source(httpserver, sleeps).paper("10.5555/ledger.2024.017")
+    assert info.value.detail == "Unrecognized or unsupported fields: [colour]"
     assert info.value.source == "semanticscholar"
     assert info.value.attempt == 1
     assert len(httpserver.log) == 1
@@ -104,13 +102,13 @@ def test_400_is_bad_request_not_retried(httpserver: HTTPServer, sleeps: Sleeps) 
 
 def test_429_without_retry_after_then_success(httpserver: HTTPServer, sleeps: Sleeps) -> None:
     for _ in range(2):
-        httpserver.expect_ordered_request(CHEMCROW).respond_with_data(
+        httpserver.expect_ordered_request(LEDGER).respond_with_data(
             body("error-429-too-many-requests.json"), status=429, content_type=JSON
         )
-    httpserver.expect_ordered_request(CHEMCROW).respond_with_data(
-        body("paper-DOI-10.1038_s42256-024-00832-8.json"), content_type=JSON
+    httpserver.expect_ordered_request(LEDGER).respond_with_data(
+        body("paper-doi.json"), content_type=JSON
     )
-    paper = make_source(httpserver, sleeps).paper("10.1038/s42256-024-00832-8")
+    paper = make_source(httpserver, sleeps).paper("10.5555/ledger.2024.017")
     assert paper is not None
     assert paper.year == 2023
     assert len(httpserver.log) == 3
@@ -119,21 +117,21 @@ def test_429_without_retry_after_then_success(httpserver: HTTPServer, sleeps: Sl
 
 
 def test_429_exhausted_is_rate_limit(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    httpserver.expect_request(CHEMCROW).respond_with_data(
+    httpserver.expect_request(LEDGER).respond_with_data(
         body("error-429-too-many-requests.json"), status=429, content_type=JSON
     )
     with pytest.raises(RateLimitError) as info:
-        make_source(httpserver, sleeps).paper("10.1038/s42256-024-00832-8")
+        make_source(httpserver, sleeps).paper("10.5555/ledger.2024.017")
     assert info.value.attempt == 3
     assert info.value.detail.startswith("Too Many Requests.")
     assert len(httpserver.log) == 3
 
 
 def test_403_forbidden_is_quota_never_retried(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    httpserver.expect_request(CHEMCROW).respond_with_json({"message": "Forbidden"}, status=403)
+    httpserver.expect_request(LEDGER).respond_with_json({"message": "Forbidden"}, status=403)
     src = make_source(httpserver, sleeps, api_key="s3cret-key")
     with pytest.raises(QuotaExceededError) as info:
-        src.paper("10.1038/s42256-024-00832-8")
+        src.paper("10.5555/ledger.2024.017")
     assert len(httpserver.log) == 1
     assert sleeps == []
     assert "s3cret-key" not in str(info.value)
@@ -141,35 +139,31 @@ def test_403_forbidden_is_quota_never_retried(httpserver: HTTPServer, sleeps: Sl
 
 
 def test_citation_counts(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    httpserver.expect_request(CHEMCROW).respond_with_data(
-        body("paper-DOI-10.1038_s42256-024-00832-8.json"), content_type=JSON
-    )
-    counts = make_source(httpserver, sleeps).citation_counts("10.1038/s42256-024-00832-8")
+    httpserver.expect_request(LEDGER).respond_with_data(body("paper-doi.json"), content_type=JSON)
+    counts = make_source(httpserver, sleeps).citation_counts("10.5555/ledger.2024.017")
     assert {m.kind: m.value for m in counts} == {
-        MeasurementKind.CITED_BY: 500,
-        MeasurementKind.INFLUENTIAL_CITED_BY: 20,
+        MeasurementKind.CITED_BY: 41,
+        MeasurementKind.INFLUENTIAL_CITED_BY: 3,
     }
     assert all(m.source == "semanticscholar" and m.observed == NOW for m in counts)
 
 
 def test_search(httpserver: HTTPServer, sleeps: Sleeps) -> None:
     httpserver.expect_request("/paper/search").respond_with_data(
-        body("paper-search-match-chemcrow.json"), content_type=JSON
+        body("paper-search-match.json"), content_type=JSON
     )
-    found = make_source(httpserver, sleeps).search(
-        "Augmenting large language models with chemistry tools"
-    )
-    assert [p.title for p in found] == ["Augmenting large language models with chemistry tools"]
+    found = make_source(httpserver, sleeps).search("Counting citations with provenance")
+    assert [p.title for p in found] == ["Counting citations with provenance"]
     ((req, _),) = httpserver.log
-    assert req.args["query"] == "Augmenting large language models with chemistry tools"
+    assert req.args["query"] == "Counting citations with provenance"
 
 
 BATCH_IDS = [
     "CorpusId:211530585",
     "W2741809807",  # an OpenAlex id: S2 cannot look it up; must not lose the others
-    "CorpusId:470667",
-    "10.2139/ssrn.2250500",
-    "0f40b1f08821e22e859c6050916cec3667778613",
+    "CorpusId:470001",
+    "10.2139/ssrn.9990001",
+    "d4e5f60718293a4b5c6d7e8f9012345678901234",
 ]
 
 
@@ -189,14 +183,14 @@ def test_batch_with_nulls_keeps_order(httpserver: HTTPServer, sleeps: Sleeps) ->
     assert items[1].reason is not None
     assert "OpenAlex" in items[1].reason
     assert items[2].paper is not None
-    assert CorpusId("470667") in items[2].paper.identifiers
+    assert CorpusId("470001") in items[2].paper.identifiers
     ((req, _),) = httpserver.log
     assert json.loads(req.get_data()) == {
         "ids": [
             "CorpusId:211530585",
-            "CorpusId:470667",
-            "DOI:10.2139/ssrn.2250500",
-            "0f40b1f08821e22e859c6050916cec3667778613",
+            "CorpusId:470001",
+            "DOI:10.2139/ssrn.9990001",
+            "d4e5f60718293a4b5c6d7e8f9012345678901234",
         ]
     }
 
@@ -228,25 +222,25 @@ COUNT_PATH = "/paper/CorpusId:14514057"
 
 
 def test_citations_paging_stops_on_last_page(httpserver: HTTPServer, sleeps: Sleeps) -> None:
-    httpserver.expect_ordered_request(COUNT_PATH).respond_with_json({"citationCount": 181})
+    httpserver.expect_ordered_request(COUNT_PATH).respond_with_json({"citationCount": 5})
     httpserver.expect_ordered_request(CITATIONS).respond_with_data(
-        body("paper-citations-CorpusID-14514057-first-page.json"), content_type=JSON
+        body("paper-citations-first-page.json"), content_type=JSON
     )
     httpserver.expect_ordered_request(CITATIONS).respond_with_data(
-        body("paper-citations-CorpusID-14514057-last-page.json"), content_type=JSON
+        body("paper-citations-last-page.json"), content_type=JSON
     )
-    paged = make_source(httpserver, sleeps, page_size=100).citations("CorpusId:14514057")
+    paged = make_source(httpserver, sleeps, page_size=3).citations("CorpusId:14514057")
     observations = list(paged)
-    assert len(observations) == 181
+    assert len(observations) == 5
     assert (paged.fetched, paged.total, paged.complete, paged.capped, paged.error) == (
-        181,
-        181,
+        5,
+        5,
         True,
         False,
         None,
     )
-    assert [r.args["offset"] for r, _ in httpserver.log[1:]] == ["0", "100"]
-    assert [r.args["limit"] for r, _ in httpserver.log[1:]] == ["100", "100"]
+    assert [r.args["offset"] for r, _ in httpserver.log[1:]] == ["0", "3"]
+    assert [r.args["limit"] for r, _ in httpserver.log[1:]] == ["3", "3"]
     first = observations[0]
     assert first.direction is Direction.INBOUND
     assert first.cited is not None
@@ -254,12 +248,10 @@ def test_citations_paging_stops_on_last_page(httpserver: HTTPServer, sleeps: Sle
     assert first.state is ResolutionState.VERIFIED_EXACT
     assert first.method is Method.S2
     assert first.observed == NOW
-    assert first.citing.title == (
-        "We’ve got you covered! The effect of public health insurance on rural entrepreneurship in China"
-    )
-    # four citing papers have no paperId: their titles keep the observation ids distinct
-    assert sum(1 for o in observations if not o.citing.identifiers) == 4
-    assert len({o.id for o in observations}) == 181
+    assert first.citing.title == "Provenance-aware bibliometrics: a survey"
+    # one citing paper has no paperId: its title keeps the observation ids distinct
+    assert sum(1 for o in observations if not o.citing.identifiers) == 1
+    assert len({o.id for o in observations}) == 5
 
 
 def test_citations_mid_paging_failure_keeps_what_was_fetched(
@@ -267,16 +259,16 @@ def test_citations_mid_paging_failure_keeps_what_was_fetched(
 ) -> None:
     httpserver.expect_ordered_request(COUNT_PATH).respond_with_json({"citationCount": 1881})
     httpserver.expect_ordered_request(CITATIONS).respond_with_data(
-        body("paper-citations-CorpusID-14514057-first-page.json"), content_type=JSON
+        body("paper-citations-first-page.json"), content_type=JSON
     )
     for _ in range(3):
         httpserver.expect_ordered_request(CITATIONS).respond_with_data(
             body("error-504-endpoint-request-timed-out.json"), status=504, content_type=JSON
         )
-    paged = make_source(httpserver, sleeps, page_size=100).citations("CorpusId:14514057")
+    paged = make_source(httpserver, sleeps, page_size=3).citations("CorpusId:14514057")
     got = list(paged)
-    assert len(got) == 100
-    assert (paged.fetched, paged.total, paged.complete) == (100, 1881, False)
+    assert len(got) == 3
+    assert (paged.fetched, paged.total, paged.complete) == (3, 1881, False)
     assert isinstance(paged.error, ServerError)
     assert paged.error.detail == "Endpoint request timed out"
     assert paged.error.attempt == 3
@@ -311,14 +303,14 @@ def test_citations_stop_at_the_9999_window(httpserver: HTTPServer, sleeps: Sleep
 def test_references_over_http(httpserver: HTTPServer, sleeps: Sleeps) -> None:
     path = "/paper/CorpusId:1033682/references"
     httpserver.expect_ordered_request(path).respond_with_data(
-        body("paper-references-CorpusID-1033682-contexts-intents-page1.json"), content_type=JSON
+        body("paper-references-contexts-intents-page1.json"), content_type=JSON
     )
-    httpserver.expect_ordered_request(path).respond_with_json({"offset": 100, "data": []})
+    httpserver.expect_ordered_request(path).respond_with_json({"offset": 4, "data": []})
     refs = make_source(httpserver, sleeps, announce_total=False).references("CorpusId:1033682")
-    assert len(refs) == 100
+    assert len(refs) == 4
     assert [r.position for r in refs[:3]] == [1, 2, 3]
     assert refs[0].title is not None
-    assert refs[0].title.startswith("Controlled Sparsity via Constrained Optimization")
+    assert refs[0].title.startswith("ZeRO-Infinity: Breaking the GPU Memory Wall")
 
 
 def test_unsupported_events(httpserver: HTTPServer, sleeps: Sleeps) -> None:

@@ -394,6 +394,7 @@ def test_non_retryable_statuses_are_not_retried(
     assert fake.sleeps == []
 
 
+@pytest.mark.slow
 def test_response_slower_than_read_timeout(httpserver: HTTPServer, fake: FakeTime) -> None:
     done: list[int] = []
 
@@ -510,6 +511,7 @@ def test_body_cut_short_by_the_server_is_a_retried_transport_error(
     assert SECRET not in str(info.value)
 
 
+@pytest.mark.slow
 def test_connection_refused_is_bounded(fake: FakeTime) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

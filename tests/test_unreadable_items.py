@@ -1,8 +1,8 @@
 """Unreadable items of a listing: the others are kept in order, each bad one is recorded with its
 reason, and the ledger's coverage says partial with the count (never a silently dropped record).
 
-Recorded payloads from ../shared are read, copied in memory and mutated; small hand-written
-fixtures cover the rest.
+The hand-written payloads in tests/fixtures/ (the recorded shapes) are read, copied in memory and
+mutated; small inline bodies cover the rest.
 """
 
 from __future__ import annotations
@@ -35,14 +35,14 @@ from citeledger.sources import (
 )
 from citeledger.sources import semanticscholar as s2
 from citeledger.sources._transport import Request, Response
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import FIXTURES
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
 
 
 def recorded(source: str, name: str) -> Any:
-    """A recorded JSON payload, parsed (a fresh copy each call: mutate freely)."""
-    return json.loads((SOURCES / source / name).read_bytes())
+    """A fixture JSON payload in the recorded shape, parsed (a fresh copy each call: mutate freely)."""
+    return json.loads((FIXTURES / source / name).read_bytes())
 
 
 def crossref_list(*items: Any, total: int | None = None, cursor: str | None = None) -> bytes:
@@ -55,12 +55,11 @@ def crossref_list(*items: Any, total: int | None = None, cursor: str | None = No
 # --------------------------------------------------------------------------- pure parsers
 
 
-@requires_shared
 @pytest.mark.parametrize(
     "bad", [{"DOI": "10.1234/odd", "author": 5}, {"DOI": 5}, "a string", None, [1, 2]]
 )
 def test_crossref_page_keeps_the_others_and_records_the_bad_item(bad: Any) -> None:
-    data = recorded("crossref", "journal-1932-6203-works-cursor-page-with-retraction-notices.json")
+    data = recorded("crossref", "journal-works-cursor-page-with-notices.json")
     items = data["message"]["items"]
     expected = [crossref.work_from_message(i).doi for i in items]
     middle = len(items) // 2
@@ -98,9 +97,8 @@ def test_crossref_reference_entry_that_is_not_an_object_is_kept_at_its_position(
     assert work.references[3].unreadable is None
 
 
-@requires_shared
 def test_openalex_page_keeps_the_others_and_records_the_bad_result() -> None:
-    data = recorded("openalex", "works-filter-title-search-chemcrow.json")
+    data = recorded("openalex", "works-title-search-two-versions.json")
     good = [openalex.work_from_json(r).id for r in data["results"]]
     bad = copy.deepcopy(data["results"][0]) | {"topics": 5}
     data["results"].insert(1, bad)
@@ -119,11 +117,10 @@ def test_openalex_result_without_an_id_is_recorded() -> None:
     assert "without a valid W id" in page.skipped[0].reason
 
 
-S2_FIRST = "paper-citations-CorpusID-14514057-first-page.json"
-S2_REFS = "paper-references-CorpusID-1033682-contexts-intents-page1.json"
+S2_FIRST = "paper-citations-first-page.json"
+S2_REFS = "paper-references-contexts-intents-page1.json"
 
 
-@requires_shared
 @pytest.mark.parametrize(
     ("name", "parse", "key"),
     [
@@ -159,9 +156,8 @@ def test_s2_listing_page_keeps_every_readable_row(
     assert page.next == whole.next
 
 
-@requires_shared
 def test_opencitations_answer_keeps_the_others_and_records_the_bad_row() -> None:
-    rows = recorded("opencitations", "coci-v1-citations-10.1108_jd-12-2013-0166.json")
+    rows = recorded("opencitations", "coci-v1-citations.json")
     whole = opencitations.parse_link_list(json.dumps(rows).encode())
     middle = len(rows) // 2
     rows[middle] = {**rows[middle], "creation": "not a date"}
@@ -188,9 +184,8 @@ def test_opencitations_row_that_is_not_an_object_is_recorded() -> None:
 ATOM = "{http://www.w3.org/2005/Atom}"
 
 
-@requires_shared
 def test_arxiv_feed_keeps_the_others_and_records_the_bad_entry() -> None:
-    raw = (SOURCES / "arxiv" / "search_query-testing-start0-max10.xml").read_bytes()
+    raw = (FIXTURES / "arxiv" / "search-page.xml").read_bytes()
     whole = arxiv.parse_feed(raw)
     root = etree.fromstring(raw)
     entries = root.findall(f"{ATOM}entry")
@@ -448,24 +443,23 @@ def _observations(page: s2.S2Page[s2.S2Link]) -> list[cl.Observation]:
     ]
 
 
-@requires_shared
 def test_ledger_inbound_coverage_is_partial_with_the_unreadable_count() -> None:
     data = recorded("semanticscholar", S2_FIRST)
-    data["data"][40] = {"citingPaper": "junk"}
-    data["data"][41] = {"citingPaper": {"title": "T", "authors": 5}}
+    data["data"][1] = {"citingPaper": "junk"}
+    data["data"][2] = {"citingPaper": {"title": "T", "authors": 5}}
     page = s2.parse_citations_page(json.dumps(data).encode())
     src = ListingSource([(_observations(page), None, page.skipped)])
     record = cl.build_record("CorpusId:14514057", [src], now=NOW)
     cov = record.coverage_of(Facet.INBOUND_ITEMIZATION)
     assert cov.state is CoverageState.PARTIAL
-    assert (cov.measured, cov.total) == (98, 100)
+    assert (cov.measured, cov.total) == (1, 3)
     assert "2 unreadable" in (cov.reason or "")
-    assert "listing element 40 has no 'citingPaper'" in (cov.reason or "")
+    assert "listing element 1 has no 'citingPaper'" in (cov.reason or "")
     (report,) = [r for r in record.reports if r.capability == "citations"]
     assert report.outcome is Outcome.PARTIAL
-    assert report.fetched == 98
-    assert [u.listing_index for u in report.unreadable] == [40, 41]
-    assert "98 received, 2 unreadable (" in report.describe()
+    assert report.fetched == 1
+    assert [u.listing_index for u in report.unreadable] == [1, 2]
+    assert "1 received, 2 unreadable (" in report.describe()
 
 
 def test_ledger_inbound_all_readable_stays_complete() -> None:
@@ -510,10 +504,9 @@ def test_ledger_reference_coverage_counts_unreadable_entries() -> None:
     assert [u.index for u in report.unreadable] == [1, 2]
 
 
-@requires_shared
 def test_record_with_unreadable_items_round_trips_and_fits_the_schema() -> None:
     data = recorded("semanticscholar", S2_FIRST)
-    data["data"][3] = None
+    data["data"][1] = None
     page = s2.parse_citations_page(json.dumps(data).encode())
     record = cl.build_record(
         "CorpusId:14514057", [ListingSource([(_observations(page), 100, page.skipped)])], now=NOW
@@ -523,7 +516,7 @@ def test_record_with_unreadable_items_round_trips_and_fits_the_schema() -> None:
     back = cl.CitationRecord.from_json(text)
     assert back == record
     (report,) = [r for r in back.reports if r.capability == "citations"]
-    assert [(u.index, u.listing_index) for u in report.unreadable] == [(3, 3)]
+    assert [(u.index, u.listing_index) for u in report.unreadable] == [(1, 1)]
 
 
 items = st.builds(
@@ -600,23 +593,22 @@ def test_crossref_dump_element_that_is_not_an_object_is_recorded(tmp_path: Any) 
     assert item.excerpt == "junk"
 
 
-@requires_shared
 def test_opencitations_dump_bad_row_is_recorded(tmp_path: Any) -> None:
-    lines = (SOURCES / "opencitations" / "index-v2-dump-citations-sample.csv").read_text()
+    lines = (FIXTURES / "opencitations" / "index-v2-dump-citations-sample.csv").read_text()
     rows = lines.splitlines()
     whole = [link.oci for link in dumps.iter_opencitations_csv(_write(tmp_path, "a.csv", rows))]
-    cells = rows[5].split(",")
+    cells = rows[3].split(",")
     cells[3] = "29 June 2018"  # creation
-    rows[5] = ",".join(cells)
+    rows[3] = ",".join(cells)
     path = _write(tmp_path, "b.csv", rows)
-    with pytest.raises(cl.ParseError, match="line 6"):
+    with pytest.raises(cl.ParseError, match="line 4"):
         list(dumps.iter_opencitations_csv(path))
     bad: list[UnreadableItem] = []
     kept = [link.oci for link in dumps.iter_opencitations_csv(path, on_unreadable=bad.append)]
-    assert kept == whole[:4] + whole[5:]
+    assert kept == whole[:2] + whole[3:]
     (item,) = bad
     assert (item.what, item.index) == ("CSV row", None)
-    assert "b.csv: line 6" in item.reason
+    assert "b.csv: line 4" in item.reason
     assert "29 June 2018" in item.excerpt
 
 

@@ -1,8 +1,8 @@
 """More unreadable items: S2 search results, retraction updates and CSV rows, JATS/TEI entries.
 
 One bad item in the middle keeps the others in order and is recorded with its reason; a notice
-check with an unreadable notice is never "none found". Recorded payloads from ../shared are read
-and mutated in memory; small hand-written fixtures cover the rest.
+check with an unreadable notice is never "none found". The hand-written payloads in tests/fixtures/
+(the recorded shapes) are read and mutated in memory; small inline bodies cover the rest.
 """
 
 from __future__ import annotations
@@ -32,28 +32,27 @@ from citeledger.sources import (
 from citeledger.sources import retractionwatch as rw
 from citeledger.sources import semanticscholar as s2
 from citeledger.testing import FakeSource, ReplayTransport
-from tests.conftest import SOURCES, requires_shared
+from tests.conftest import FIXTURES
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
-S2_MATCH = SOURCES / "semanticscholar" / "paper-search-match-chemcrow.json"
-OPEN_RETRACTIONS = SOURCES / "retraction" / "open-retractions-api-10.1016_j.abb.2006.07.015.json"
-RW_CSV = SOURCES / "retraction" / "retraction-watch-csv-header-and-one-row.csv"
-JATS_MIXED = SOURCES / "jats" / "PMC6398430-mixed-citation-ref-list.xml"
-GROBID = SOURCES / "grobid" / "N18-3011-literature-graph-semantic-scholar.tei.xml"
+S2_MATCH = FIXTURES / "semanticscholar" / "paper-search-match.json"
+OPEN_RETRACTIONS = FIXTURES / "retractionwatch" / "open-retractions-labels-disagree.json"
+RW_CSV = FIXTURES / "retractionwatch" / "retraction-watch-sample.csv"
+JATS_MIXED = FIXTURES / "jats" / "mixed-citation-ref-list.xml"
+GROBID = FIXTURES / "tei" / "grobid-references.tei.xml"
 
 
 # --------------------------------------------------------------------------- S2 search
 
 
 def _three_results() -> dict[str, Any]:
-    """The recorded search answer's paper, three times with distinct titles."""
+    """The fixture search answer's paper, three times with distinct titles."""
     data = json.loads(S2_MATCH.read_bytes())
     paper = data["data"][0]
     rows = [copy.deepcopy(paper) | {"title": f"Paper {c}", "paperId": None} for c in "ABC"]
     return {"total": 3, "offset": 0, "data": rows}
 
 
-@requires_shared
 @pytest.mark.parametrize(
     "mutate",
     [
@@ -79,7 +78,6 @@ def test_s2_search_page_keeps_the_others_in_order_and_records_the_bad_one(mutate
         s2.parse_search(body)
 
 
-@requires_shared
 def test_s2_strict_parse_search_unchanged_on_a_readable_answer() -> None:
     raw = S2_MATCH.read_bytes()
     (paper,) = s2.parse_search(raw)
@@ -87,7 +85,6 @@ def test_s2_strict_parse_search_unchanged_on_a_readable_answer() -> None:
     assert s2.parse_search_page(raw).skipped == ()
 
 
-@requires_shared
 def test_s2_source_search_returns_readable_papers_and_the_unreadable_ones() -> None:
     data = _three_results()
     data["data"][1] = {"title": "B", "authors": [5]}
@@ -193,7 +190,6 @@ def _open_retractions(**changes: Any) -> dict[str, Any]:
     return data
 
 
-@requires_shared
 @pytest.mark.parametrize(
     ("bad", "why"),
     [
@@ -228,7 +224,6 @@ def test_open_retractions_keeps_the_other_updates_and_records_the_bad_one(
     assert "1 unreadable (openretractions update at index 1" in (check.reason or "")
 
 
-@requires_shared
 def test_open_retractions_unreadable_update_is_unavailable_never_none_found() -> None:
     data = _open_retractions(retracted=False, updates=[None])
     check = rw.open_retractions_check(json.dumps(data).encode(), checked=NOW)
@@ -242,7 +237,6 @@ def test_open_retractions_unreadable_update_is_unavailable_never_none_found() ->
     assert clean.status is NoticeStatus.NONE_FOUND
 
 
-@requires_shared
 def test_open_retractions_erratum_plus_unreadable_update_does_not_read_as_not_retracted() -> None:
     data = _open_retractions(retracted=False)
     data["updates"].append("junk")
@@ -253,7 +247,6 @@ def test_open_retractions_erratum_plus_unreadable_update_does_not_read_as_not_re
     assert "no retraction among those read (erratum)" in (check.reason or "")
 
 
-@requires_shared
 def test_open_retractions_unusable_record_timestamp_keeps_the_flag() -> None:
     data = _open_retractions(timestamp="yesterday")
     events = rw.parse_open_retractions(json.dumps(data).encode())
@@ -266,7 +259,7 @@ def test_open_retractions_unusable_record_timestamp_keeps_the_flag() -> None:
 
 
 def _rw_lines(bad_at: int, n: int = 5) -> tuple[str, list[str]]:
-    """A CSV of ``n`` copies of the recorded row (distinct ids and DOIs), one made malformed."""
+    """A CSV of ``n`` copies of the fixture's first row (distinct ids and DOIs), one made malformed."""
     header, row = RW_CSV.read_text(encoding="utf-8-sig").splitlines()[:2]
     cells = next(csv.reader([row]))
     out = []
@@ -283,7 +276,6 @@ def _rw_lines(bad_at: int, n: int = 5) -> tuple[str, list[str]]:
     return header + "\n", out
 
 
-@requires_shared
 def test_retraction_watch_bad_row_raises_by_default_and_is_recorded_on_request() -> None:
     header, rows = _rw_lines(bad_at=2)
     with pytest.raises(cl.ParseError, match="malformed CSV at line 4"):
@@ -297,7 +289,6 @@ def test_retraction_watch_bad_row_raises_by_default_and_is_recorded_on_request()
     assert item.excerpt.startswith("1002")
 
 
-@requires_shared
 def test_retraction_watch_source_keeps_the_file_and_never_says_none_found_for_a_bad_row(
     tmp_path: Any,
 ) -> None:
@@ -319,7 +310,6 @@ def test_retraction_watch_source_keeps_the_file_and_never_says_none_found_for_a_
 # --------------------------------------------------------------------------- JATS / TEI
 
 
-@requires_shared
 def test_jats_ref_without_a_citation_keeps_its_position() -> None:
     root = etree.fromstring(JATS_MIXED.read_bytes())
     whole = jats.parse_jats_references(etree.tostring(root))
@@ -360,7 +350,6 @@ def test_jats_citation_wrapped_in_a_note_is_found() -> None:
 TEI_NS = "{http://www.tei-c.org/ns/1.0}"
 
 
-@requires_shared
 def test_tei_plain_bibl_in_the_middle_is_read_not_dropped() -> None:
     root = etree.fromstring(GROBID.read_bytes())
     whole = tei.parse_tei_references(etree.tostring(root))
