@@ -362,5 +362,5 @@ def test_validate_without_jsonschema_says_the_schema_check_was_skipped(
 def test_docs_page_shows_the_current_help(monkeypatch: Any) -> None:
     """docs/cli.md quotes `citeledger --help`: regenerate it when the options change."""
     monkeypatch.setenv("COLUMNS", "100")
-    page = (pathlib.Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    page = (pathlib.Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     assert build_parser().format_help().rstrip() in page

@@ -408,7 +408,7 @@ def test_without_dropping_fields_every_author_is_cited(ref: Reference) -> None:
 
 # ----------------------------------------------------------------------------- the documented example
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "model.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "model.md"
 
 
 def _worked_example_blocks() -> list[str]:

@@ -16,7 +16,7 @@ from citeledger.page import YearCount
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from citeledger.testing import FakeSource
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 @pytest.fixture(scope="module")

@@ -203,7 +203,7 @@ def test_reference_from_row() -> None:
 
 
 def test_docs_list_exactly_these_columns() -> None:
-    doc = Path(__file__).resolve().parents[1] / "docs" / "reference" / "dataframes.md"
+    doc = Path(__file__).resolve().parents[2] / "docs" / "reference" / "dataframes.md"
     tables: list[list[tuple[str, str]]] = []
     current: list[tuple[str, str]] = []
     for line in [*doc.read_text(encoding="utf-8").splitlines(), ""]:
