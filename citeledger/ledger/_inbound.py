@@ -348,10 +348,10 @@ class _InboundChecker:
             for ident in ids:
                 try:
                     refs = src.references(ident)
-                except (InvalidIdentifier, UnsupportedCapability, NotFoundError):
-                    continue
+                except (InvalidIdentifier, UnsupportedCapability):
+                    continue  # no request sent
                 except CiteledgerError:
-                    break
+                    break  # one request per hint source at most
                 hit = any(
                     self.resolver.resolve(Reference(identifiers=r.identifiers)).state
                     in POINTING_STATES
