@@ -1083,7 +1083,7 @@ class InboundCheck:
         if self.status is CheckStatus.ASSERTED:
             return f"as asserted by {self.source or 'the source'}"
         if self.status is CheckStatus.NOT_CHECKED:
-            assert self.not_checked is not None  # noqa: S101 - the validator guarantees it
+            assert self.not_checked is not None
             why = self.not_checked.label
             return f"not checked: {why}" + (f" ({self.reason})" if self.reason else "")
         n = "" if self.entries is None else f" ({self.entries:,} entries)"

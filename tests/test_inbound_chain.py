@@ -191,7 +191,12 @@ def test_chain_text_rendering_has_the_seed_structure(httpserver: Any) -> None:
     assert "Resolution: verified exact; arxiv_id, observed 2026-08-08T06:32:00Z" in first
     assert any(line.startswith("Entry [ref5] (crossref): Rajbhandari S") for line in first)
     states = {m.group(1) for line in lines if (m := re.match(r"^Resolution: ([a-z ]+?);", line))}
-    assert {"verified exact", "metadata mismatch", "unresolved", "not checked: no source has the reference list"} <= {
+    assert {
+        "verified exact",
+        "metadata mismatch",
+        "unresolved",
+        "not checked: no source has the reference list",
+    } <= {
         *states,
         *(
             line.removeprefix("Resolution: ").split(" (")[0].split(";")[0]
@@ -261,7 +266,10 @@ def test_time_per_hundred_citing_works(httpserver: Any) -> None:
         for i in range(n)
     ]
     cites = json.dumps({"meta": {"count": n, "next_cursor": None}, "results": results}).encode()
-    refs = [{"key": f"r{j}", "unstructured": f"Author {j} (2019) Some other title {j}. J Ex 1:{j}"} for j in range(29)]
+    refs = [
+        {"key": f"r{j}", "unstructured": f"Author {j} (2019) Some other title {j}. J Ex 1:{j}"}
+        for j in range(29)
+    ]
     refs.insert(
         10,
         {
@@ -275,19 +283,24 @@ def test_time_per_hundred_citing_works(httpserver: Any) -> None:
     def handler(request: Request) -> Response:
         path = request.path
         if path.startswith("/openalex/works/"):
-            return Response(_body("openalex-work-zero-infinity.json"), content_type="application/json")
+            return Response(
+                _body("openalex-work-zero-infinity.json"), content_type="application/json"
+            )
         if path == "/openalex/works":
             return Response(cites, content_type="application/json")
         if path.startswith("/crossref/works/10.5555/bench."):
             requests["n"] += 1
             doi = path.removeprefix("/crossref/works/")
             msg = {"DOI": doi, "title": ["x"], "type": "journal-article", "reference": refs}
-            return Response(json.dumps({"status": "ok", "message-type": "work", "message": msg}), content_type="application/json")
+            return Response(
+                json.dumps({"status": "ok", "message-type": "work", "message": msg}),
+                content_type="application/json",
+            )
         return Response("Resource not found.", status=404)
 
     httpserver.expect_request(re.compile(r"^/.*$")).respond_with_handler(handler)
     base = httpserver.url_for("/").rstrip("/")
-    srcs = [
+    srcs: list[Any] = [
         cl.OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW),
         cl.CrossrefSource(base_url=base + "/crossref", mailto="t@example.org", **KW),
     ]
@@ -295,6 +308,8 @@ def test_time_per_hundred_citing_works(httpserver: Any) -> None:
     record = cl.build_record(P, srcs, now=NOW)
     elapsed = time.perf_counter() - start
     assert requests["n"] == n  # one reference-list request per citing work
-    assert all(o.position == 11 and o.state is cl.ResolutionState.VERIFIED_EXACT for o in record.inbound)
+    assert all(
+        o.position == 11 and o.state is cl.ResolutionState.VERIFIED_EXACT for o in record.inbound
+    )
     assert record.coverage_of(cl.Facet.INBOUND_RESOLUTION).measured == n
     print(f"\n{n} citing works checked in {elapsed:.2f} s, {requests['n']} list requests")

@@ -23,6 +23,7 @@ from citeledger.model import CheckStatus, InboundCheck, NotChecked
 from citeledger.sources import semanticscholar as s2
 from citeledger.sources.crossref import work_from_message
 from citeledger.sources.fulltext import FullTextFiles, parse_full_text_references
+from citeledger.sources.sample import ZERO_INFINITY, SampleSource
 from citeledger.testing import FakeSource
 from tests.conftest import SOURCES, requires_shared
 
@@ -92,7 +93,9 @@ def test_a_list_without_the_paper_has_no_entry_for_it() -> None:
 @requires_shared
 def test_semantic_scholar_references_page() -> None:
     body = (
-        SOURCES / "semanticscholar" / "paper-references-CorpusID-1033682-contexts-intents-page1.json"
+        SOURCES
+        / "semanticscholar"
+        / "paper-references-CorpusID-1033682-contexts-intents-page1.json"
     ).read_bytes()
     refs = [s2.link_reference(link) for link in s2.parse_references_page(body).items]
     wgan = cl.Paper(
@@ -178,7 +181,9 @@ ENTRY = (
 
 
 def _citing(i: int) -> cl.Paper:
-    return cl.Paper(title=f"Citing work {i} about offloading", year=2024, identifiers=[f"doi:10.5555/c.{i}"])
+    return cl.Paper(
+        title=f"Citing work {i} about offloading", year=2024, identifiers=[f"doi:10.5555/c.{i}"]
+    )
 
 
 def _listed(i: int) -> cl.Observation:
@@ -314,11 +319,11 @@ def test_inbound_check_values() -> None:
 
 
 def test_sample_keeps_its_stored_checks() -> None:
-    from citeledger.sources.sample import ZERO_INFINITY, SampleSource
-
     src = SampleSource()
     record = cl.build_record(ZERO_INFINITY, [src], now=src.as_of(ZERO_INFINITY))
-    assert all(o.check is not None and o.check.status is CheckStatus.CHECKED for o in record.inbound)
+    assert all(
+        o.check is not None and o.check.status is CheckStatus.CHECKED for o in record.inbound
+    )
     assert record.coverage_of(cl.Facet.INBOUND_RESOLUTION).describe() == (
         "measured 7 of 7 inbound resolution"
     )

@@ -238,7 +238,7 @@ def _inbound_coverage(
 def _inbound_resolution_coverage(
     inbound: Sequence[Observation], *, enabled: bool, cap: int | None
 ) -> Coverage:
-    """ "inbound resolution: measured k of n": citing works whose own reference list was read.
+    """The "inbound resolution: measured k of n" row: citing works whose list was read.
 
     ``n`` counts the distinct citing works listed; ``k`` those with at least one observation
     whose check read their list. Works not checked are counted by reason.

@@ -34,7 +34,6 @@ source that had to be tried before it.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import TYPE_CHECKING
 
 from attrs import frozen
@@ -69,6 +68,7 @@ from citeledger.sources._protocols import (
 )
 
 if TYPE_CHECKING:
+    import datetime as dt
     from collections.abc import Callable, Iterable, Sequence
 
     from citeledger.identifiers import Identifier
@@ -134,7 +134,7 @@ def check_entries(resolver: Resolver, refs: Iterable[Reference]) -> tuple[EntryO
             continue
         try:
             res = resolver.resolve(ref)
-        except Exception:  # noqa: BLE001, S112 - one bad entry must not cost the others
+        except Exception:  # noqa: S112 - one bad entry must not cost the others
             continue
         if res.state in POINTING_STATES and res.target is not None:
             out.append(EntryOutcome(reference=ref, resolution=res))
@@ -278,7 +278,7 @@ class _InboundChecker:
         failures: list[str] = []
         empty: list[str] = []
         for src in self.full:
-            assert isinstance(src, FullTextSource)  # noqa: S101 - sorted by _ordered_sources
+            assert isinstance(src, FullTextSource)
             for ident in ids:
                 try:
                     refs = src.full_text_references(ident)
@@ -313,7 +313,7 @@ class _InboundChecker:
     def _from_reference_source(
         self, src: Source, ids: Sequence[Identifier], failures: list[str], empty: list[str]
     ) -> _Fetched | None:
-        assert isinstance(src, ReferenceSource)  # noqa: S101 - sorted by _ordered_sources
+        assert isinstance(src, ReferenceSource)
         for ident in ids:
             try:
                 refs = src.references(ident)
@@ -330,7 +330,9 @@ class _InboundChecker:
                 return None
             except CiteledgerError as exc:
                 failures.append(f"{src.name}: {type(exc).__name__} ({exc})")
-                self._report(src, ident, Outcome.ERROR, error=str(exc), error_type=type(exc).__name__)
+                self._report(
+                    src, ident, Outcome.ERROR, error=str(exc), error_type=type(exc).__name__
+                )
                 return None
             readable = [r for r in refs if not r.unreadable]
             self._report(src, ident, Outcome.OK, fetched=len(readable), total=len(refs))
@@ -344,7 +346,7 @@ class _InboundChecker:
         """What identifier-only lists say: a hint in the reason, never a check."""
         out: list[str] = []
         for src in self.hints:
-            assert isinstance(src, ReferenceSource)  # noqa: S101 - sorted by _ordered_sources
+            assert isinstance(src, ReferenceSource)
             for ident in ids:
                 try:
                     refs = src.references(ident)

@@ -108,8 +108,10 @@ def _source_line(record: CitationRecord, facet: Facet) -> str:
 
 
 def _facets(record: CitationRecord) -> list[Facet]:
-    """The facets the record has a coverage row for (a record read from older JSON may lack
-    the newer ones), in :class:`Facet` order."""
+    """The facets the record has a coverage row for, in :class:`Facet` order.
+
+    A record read from older JSON may lack the newer ones.
+    """
     have = {c.facet for c in record.coverage}
     return [f for f in Facet if f in have]
 
