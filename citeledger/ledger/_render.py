@@ -17,7 +17,14 @@ import html
 from typing import TYPE_CHECKING
 
 from citeledger.ledger.record import PRINCIPLE, _z
-from citeledger.model import Coverage, CoverageState, Facet, Observation, ResolutionState
+from citeledger.model import (
+    CheckStatus,
+    Coverage,
+    CoverageState,
+    Facet,
+    Observation,
+    ResolutionState,
+)
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -31,6 +38,9 @@ FACET_BLURB = {
     Facet.REFERENCE_RESOLUTION: "Typed states for the displayed outbound observations.",
     Facet.STANDING_NOTICES: "One-hop event checks from named stored sources.",
     Facet.INBOUND_ITEMIZATION: "Citing papers itemized{cap}.",
+    Facet.INBOUND_RESOLUTION: (
+        "Citing papers whose own reference list was read and resolved against this paper."
+    ),
     Facet.EXTERNAL_CITATION_MEASUREMENTS: (
         "A source-named dated measurement, never combined with another source."
     ),
@@ -97,13 +107,43 @@ def _source_line(record: CitationRecord, facet: Facet) -> str:
     return text
 
 
+def _facets(record: CitationRecord) -> list[Facet]:
+    """The facets the record has a coverage row for, in :class:`Facet` order.
+
+    A record read from older JSON may lack the newer ones.
+    """
+    have = {c.facet for c in record.coverage}
+    return [f for f in Facet if f in have]
+
+
 def _resolution_line(obs: Observation) -> str:
     res = obs.resolution
+    check = obs.check
+    if check is not None and check.status is CheckStatus.NOT_CHECKED:
+        return (
+            f"Resolution: {check.describe()}; listed by {obs.source}, observed {_z(obs.observed)}"
+        )
     if res is None:
         return f"Resolution: not reported by the source, observed {_z(obs.observed)}"
     # No method means nothing linked the reference to a work: the seed's "no resolver link".
     method = res.method.label if res.method is not None else "no resolver link"
-    return f"Resolution: {res.state.label}; {method}, observed {_z(obs.observed)}"
+    if check is not None and check.status is CheckStatus.ASSERTED:
+        method += f", {check.describe()}"
+    when = check.checked if check is not None and check.checked is not None else obs.observed
+    return f"Resolution: {res.state.label}; {method}, observed {_z(when)}"
+
+
+def _entry_line(obs: Observation) -> str | None:
+    """The citing paper's entry as it reads (and where the check read it), when checked."""
+    check = obs.check
+    if check is None or check.status is not CheckStatus.CHECKED or check.source is None:
+        return None
+    ref = obs.reference
+    if ref is None:
+        return f"Checked against {check.describe().removeprefix('checked against ')}"
+    text = ref.raw or ref.title or (" ".join(str(i) for i in ref.identifiers)) or "(no text)"
+    key = f" [{ref.key}]" if ref.key else ""
+    return f"Entry{key} ({check.source}): {text}"
 
 
 def _notice_lines(notices: dict[str, ObservationNotice], obs: Observation) -> list[str]:
@@ -143,7 +183,7 @@ def _ledger_text(record: CitationRecord) -> list[str]:
         "Coverage vector",
         "",
     ]
-    for facet in Facet:
+    for facet in _facets(record):
         cov = record.coverage_of(facet)
         out += [
             coverage_line(cov),
@@ -210,7 +250,9 @@ def _ledger_text(record: CitationRecord) -> list[str]:
             else "Reference number not reported",
             "",
         ]
-        out += [_resolution_line(obs), "", *_notice_lines(notices, obs), ""]
+        entry = _entry_line(obs)
+        out += [_resolution_line(obs), "", *([entry, ""] if entry else [])]
+        out += [*_notice_lines(notices, obs), ""]
     out += _extras_text(record)
     return out
 
@@ -432,12 +474,12 @@ def _markdown(record: CitationRecord, view: str) -> str:
         for obs in record.inbound:
             sid = sids.get(obs.id) or obs.id
             notice = notices.get(obs.id)
-            state = obs.state.label if obs.state else "not reported"
-            method = obs.method.label if obs.method else ""
+            line = _resolution_line(obs).removeprefix("Resolution: ")
+            entry = _entry_line(obs)
             lines.append(
                 f"- `{sid}` {e(obs.citing.title or '')} — reference "
-                f"{obs.position if obs.position is not None else '?'}; "
-                f"{state}; {e(method)}, observed {_z(obs.observed)}. "
+                f"{obs.position if obs.position is not None else '?'}; {e(line)}. "
+                + (f"{e(entry)}. " if entry else "")
                 + (e(notice.check.describe()) if notice else "")
             )
         if record.disagreements:
@@ -676,7 +718,7 @@ def _coverage_table(record: CitationRecord) -> list[str]:
             "<th>state</th><th>sources</th><th>why</th></tr></thead><tbody>"
         )
     ]
-    for facet in Facet:
+    for facet in _facets(record):
         cov = record.coverage_of(facet)
         total = "?" if cov.total is None else f"{cov.total:,}"
         why = "; ".join(x for x in (cov.reason, cov.note) if x)
@@ -778,6 +820,7 @@ def _observation_blocks(record: CitationRecord) -> list[str]:
                     else "<p>Reference number not reported</p>"
                 )
                 + f"<p>{h(_resolution_line(obs))}</p>"
+                + (f"<p>{h(entry)}</p>" if (entry := _entry_line(obs)) else "")
                 + (f"<p>{h(notice.check.describe())}</p>" if notice else "")
                 + "</div>"
             )

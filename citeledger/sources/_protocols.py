@@ -32,9 +32,11 @@ __all__ = [
     "CountSource",
     "CountedCitationSource",
     "EventSource",
+    "FullTextSource",
     "ObservationIdSource",
     "PaperSource",
     "ProvenanceSource",
+    "ReferenceOrderSource",
     "ReferenceSource",
     "SearchSource",
     "Source",
@@ -85,6 +87,39 @@ class ReferenceSource(Protocol):
 
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """The work's reference list, in order, positions set."""
+        ...
+
+
+@runtime_checkable
+class ReferenceOrderSource(Protocol):
+    """**Protocol**: says whether the source's reference lists are the printed list.
+
+    A source whose ``references()`` are identifiers only, in its own order (OpenAlex
+    ``referenced_works``, OpenCitations), sets ``references_in_order = False``: the ledger's
+    inbound check then uses its lists only as an identifier hint, never as the citing paper's
+    list to check. A :class:`ReferenceSource` without this attribute is taken to keep the
+    order and the entries' text (Crossref deposited references, Semantic Scholar).
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: False when ``references()`` are identifiers in the source's own order.
+    references_in_order: bool
+
+
+@runtime_checkable
+class FullTextSource(Protocol):
+    """**Protocol**: a work's reference list read from a full-text file the caller supplies.
+
+    The ledger's inbound check asks it first for each citing work (a JATS ``<ref-list>`` or a
+    GROBID TEI ``<listBibl>`` keeps the printed order, labels and text);
+    :class:`citeledger.sources.fulltext.FullTextFiles` is the built-in one.
+
+    .. versionadded:: 0.2.0
+    """
+
+    def full_text_references(self, identifier: Identifier | str) -> list[Reference] | None:
+        """The work's reference list in printed order, or None when there is no file for it."""
         ...
 
 

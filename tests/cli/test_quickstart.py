@@ -50,3 +50,11 @@ def test_quickstart_formats(fmt: str) -> None:
 def test_quickstart_json() -> None:
     data = json.loads(run("--format", "json"))
     assert [d["schema"] for d in data] == ["citeledger.paper-citation-record.v1"] * 3
+
+
+def test_quickstart_plan_runs_offline() -> None:
+    out = run("--plan", "2104.07857", "--cap", "500")
+    assert "paper: arxiv:2104.07857" in out
+    assert "crossref, semanticscholar" in out
+    assert "openalex only as an identifier hint" in out
+    assert "requests for the checks: 500 when the first source has every list" in out
