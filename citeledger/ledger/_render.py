@@ -55,6 +55,14 @@ def _as_of(record: CitationRecord, label: str) -> str:
     )
 
 
+def _citing_total(record: CitationRecord) -> str:
+    """The citing-paper count, or "not measured (why)" when no source could be asked."""
+    total = record.citing_total
+    if total is None:
+        return f"not measured ({record.citing_total_reason})"
+    return f"{total:,}"
+
+
 def _facet_title(facet: Facet) -> str:
     return facet.value.replace("_", " ")
 
@@ -289,7 +297,7 @@ def _page_text(record: CitationRecord) -> list[str]:
         facts.append(f"First posted {_short_date(p.date)}")
     if p.areas:
         facts.append(" ".join(p.areas))
-    facts.append(f"cited by {record.citing_total:,}")
+    facts.append(f"cited by {_citing_total(record)}")
     out += [" · ".join(facts), ""]
     for prof in record.area_profiles:
         why = prof.explanation()
@@ -299,7 +307,12 @@ def _page_text(record: CitationRecord) -> list[str]:
             out += [why, f"(area profile from {prof.source}, observed {_z(prof.observed)})", ""]
     if p.abstract:
         out += ["Abstract", "", p.abstract, ""]
-    key = f"Key facts. Cited by {record.citing_total:,} papers"
+    total = record.citing_total
+    key = (
+        f"Key facts. Cited by {total:,} papers"
+        if total is not None
+        else f"Key facts. Cited by: {_citing_total(record)}"
+    )
     if through is not None:
         key += f" (data through {_short_date(through)})"
     key += "."
@@ -343,11 +356,11 @@ def _page_text(record: CitationRecord) -> list[str]:
             if i == RANK_HEAD and len(ranked) > RANK_HEAD:
                 out.append(f"     ({len(ranked) - RANK_HEAD} more)")
         if src:
-            out += ["", f"{len(ranked):,} most cited of {record.citing_total:,}", ""]
+            out += ["", f"{len(ranked):,} most cited of {_citing_total(record)}", ""]
         else:
             out += [
                 "",
-                f"{len(ranked):,} of {record.citing_total:,} citing papers listed, unranked",
+                f"{len(ranked):,} of {_citing_total(record)} citing papers listed, unranked",
                 "",
             ]
         out += [
@@ -365,7 +378,8 @@ def _page_text(record: CitationRecord) -> list[str]:
 
 
 def _text(record: CitationRecord, view: str) -> str:
-    lines: list[str] = []
+    note = record.status_note
+    lines: list[str] = [note, ""] if note else []
     if view in ("ledger", "full"):
         lines += _ledger_text(record)
     if view in ("page", "full"):
@@ -390,7 +404,9 @@ def _markdown(record: CitationRecord, view: str) -> str:
     notices, sids = record.notice_index(), record.source_id_index()
     p = record.paper
     e = _md_escape
-    lines = [f"# {e(p.title or record.requested)}", ""]
+    note = record.status_note
+    lines = [f"**{e(note)}**", ""] if note else []
+    lines += [f"# {e(p.title or record.requested)}", ""]
     lines += [
         f"*{_as_of(record, e(record.paper_label))}*",
         "",
@@ -445,6 +461,12 @@ def _markdown(record: CitationRecord, view: str) -> str:
             lines += [f"- {e(d.describe())}" for d in record.disagreements]
     if view in ("page", "full"):
         years = record.per_year()
+        lines += [
+            "",
+            f"Cited by {e(_citing_total(record))} papers"
+            if record.citing_total is not None
+            else f"Cited by: {e(_citing_total(record))}",
+        ]
         lines += ["", "## Cited by year", ""]
         if years:
             lines += ["| year | citing papers |", "|---|---|"] + [
@@ -462,7 +484,7 @@ def _markdown(record: CitationRecord, view: str) -> str:
                     + (f" — cited by {m.value:,}" if m else "")
                     + e(_other_counts(w, src))
                 )
-            lines += ["", f"{len(ranked):,} most cited of {record.citing_total:,}"]
+            lines += ["", f"{len(ranked):,} most cited of {e(_citing_total(record))}"]
         for prof in record.area_profiles:
             why = prof.explanation()
             if why:
@@ -513,6 +535,9 @@ def _html(record: CitationRecord, view: str) -> str:
     h = html.escape
     p = record.paper
     out = ['<div class="citeledger-record">']
+    note = record.status_note
+    if note:
+        out.append(f'<p class="citeledger-nothing-measured"><strong>{h(note)}</strong></p>')
     out.append(
         f"<p><small>Paper Citation Record · LEDGER · <code>{h(record.schema)}</code> · "
         f"{h(record.version_label)}</small></p>"
@@ -575,6 +600,12 @@ def _html(record: CitationRecord, view: str) -> str:
     if view in ("page", "full"):
         years = record.per_year()
         through = record.data_through
+        total = record.citing_total
+        out.append(
+            f"<p>Cited by {total:,} papers</p>"
+            if total is not None
+            else f"<p>Cited by: {h(_citing_total(record))}</p>"
+        )
         out.append("<h3>Cited by year</h3>")
         if through is not None:
             out.append(f"<p>Data to {h(_short_date(through))}</p>")
@@ -602,7 +633,7 @@ def _html(record: CitationRecord, view: str) -> str:
                     )
                     + "</li>"
                 )
-            out.append(f"</ol><p>{len(ranked):,} most cited of {record.citing_total:,}</p>")
+            out.append(f"</ol><p>{len(ranked):,} most cited of {h(_citing_total(record))}</p>")
     out.append("</div>")
     return "\n".join(out) + "\n"
 
