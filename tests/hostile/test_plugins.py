@@ -99,7 +99,8 @@ def test_any_exception_from_a_listing_is_contained(exc: Exception) -> None:
 
 @pytest.mark.parametrize("method", ["paper", "references", "events", "citation_counts"])
 def test_exception_in_every_other_facet_is_contained(method: str) -> None:
-    rec = cl.build_record(PID, [Plugin(**{method: RuntimeError("x")}), good()], now=NOW)
+    answers: dict[str, Any] = {method: RuntimeError("x")}
+    rec = cl.build_record(PID, [Plugin("plugin", **answers), good()], now=NOW)
     assert len(rec.inbound) == 2
     failed = [r for r in rec.reports if r.source == "plugin" and r.error_type == "RuntimeError"]
     assert failed
