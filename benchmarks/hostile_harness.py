@@ -165,8 +165,9 @@ def endless_paging(srv: FaultServer) -> str:
     paged = src.works(query="x", rows=5)
     got = list(paged)
     check(len(got) == 20, f"page bound kept {len(got)} of 20")
-    check(isinstance(paged.error, PagingStopped), "page bound: no PagingStopped")
-    check(paged.error.reason == PageStop.PAGE_BOUND, "page bound: wrong reason")
+    stop = paged.error
+    check(isinstance(stop, PagingStopped), "page bound: no PagingStopped")
+    check(isinstance(stop, PagingStopped) and stop.reason == PageStop.PAGE_BOUND, "wrong reason")
     guard = PageGuard(source="semanticscholar")
     guard.page(list(range(100)))
     try:
@@ -187,9 +188,11 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
         "file:///etc/passwd",
     ]
     for location in targets:
-        srv.routes["/w"] = lambda h, loc=location: reply(
-            h, b"", status=302, headers={"Location": loc}
-        )
+
+        def redirect(h: BaseHTTPRequestHandler, loc: str = location) -> None:
+            reply(h, b"", status=302, headers={"Location": loc})
+
+        srv.routes["/w"] = redirect
         request = Request(
             url=srv.url + "/w",
             params={"api_key": SECRET},
@@ -462,7 +465,7 @@ def wrong_types(srv: FaultServer) -> str:
     refused = 0
     for build in (
         lambda: loads("{}", list[cl.Paper]),
-        lambda: cl.Paper(title=5),  # type: ignore[arg-type]
+        lambda: cl.Paper(title=5),
         lambda: cl.Paper(year=10**30),
         lambda: cl.Paper(year=-5),
     ):
