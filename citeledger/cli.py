@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import citeledger as cl
 from citeledger import exports
 from citeledger._progress import progress_callback
+from citeledger.ledger import RecordStatus
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -276,6 +277,13 @@ def _failed(record: cl.CitationRecord) -> list[cl.SourceReport]:
     ]
 
 
+_EXIT_BY_STATUS = {
+    RecordStatus.OK: EXIT_OK,
+    RecordStatus.PARTIAL: EXIT_PARTIAL,
+    RecordStatus.NOTHING_MEASURED: EXIT_NOTHING_MEASURED,
+}
+
+
 def record_exit_code(record: cl.CitationRecord) -> int:
     """The exit code a record earns: 0 complete, 1 partial (some source unavailable), 3 nothing.
 
@@ -284,10 +292,8 @@ def record_exit_code(record: cl.CitationRecord) -> int:
     error, or an error while paging); a source that does not know the paper, lacks a capability
     or stopped at the disclosed page cap is not a failure.
     """
-    answered = any(r.outcome in (cl.Outcome.OK, cl.Outcome.PARTIAL) for r in record.reports)
-    if not answered:
-        return EXIT_NOTHING_MEASURED
-    return EXIT_PARTIAL if _failed(record) else EXIT_OK
+    # One definition: the record's own status (CitationRecord.status).
+    return _EXIT_BY_STATUS[record.status]
 
 
 def _base_urls(pairs: Iterable[str]) -> dict[str, str]:

@@ -173,7 +173,7 @@ def resolve_bag(bag: db.Bag, resolver: Any, *, client: Client | None = None) -> 
 def _result_meta(frame: pd.DataFrame, prefix: str) -> pd.DataFrame:
     out = frame.iloc[:0].copy()
     for name, dtype in RESULT_COLUMNS:
-        out[prefix + name] = pd.Series([], dtype=dtype, index=out.index)
+        out[prefix + name] = pd.Series([], dtype=_pandas_dtype(dtype), index=out.index)
     return out
 
 
@@ -188,8 +188,13 @@ def _resolve_frame(
     for name, dtype in RESULT_COLUMNS:
         out[prefix + name] = pd.Series(
             [c[name] for c in cells], index=frame.index, dtype="object"
-        ).astype(dtype)
+        ).astype(_pandas_dtype(dtype))
     return out
+
+
+def _pandas_dtype(dtype: str) -> str:
+    """A :data:`RESULT_COLUMNS` dtype in pandas: list columns hold Python lists (object)."""
+    return "object" if dtype.startswith("list<") else dtype
 
 
 def resolve_dataframe(

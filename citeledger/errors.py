@@ -16,6 +16,8 @@ derive from the nearest builtin so callers who know nothing of citeledger still 
     ├── UnsupportedCapability (NotImplementedError)
     │                                         a source was asked for what it cannot do
     ├── SourceNotFound (LookupError)          no source registered under that name
+    ├── InvalidArgument (ValueError)          an argument outside what is accepted
+    │   └── InvalidSource (TypeError)         neither a Source nor a registered name
     ├── WorkerLost (RuntimeError)             a worker process of resolve_many died
     └── SourceError (OSError)                 talking to a source failed (after retries)
         ├── TransportError                    connection refused / reset, DNS, timeout
@@ -35,8 +37,11 @@ derive from the nearest builtin so callers who know nothing of citeledger still 
         ├── InvalidResponseError              200 with an HTML page, an empty body,
         │   │                                 truncated JSON or invalid XML
         │   └── ResponseTooLarge              body (decompressed) past the size cap
-        └── PagingStopped                     a listing stopped by a paging bound
-                                              (repeated cursor / page, page bound, ...)
+        ├── PagingStopped                     a listing stopped by a paging bound
+        │                                     (repeated cursor / page, page bound, ...)
+        └── SourceCrashed                     a source raised something that is not a
+                                              citeledger error, or answered a wrong type
+                                              (contained by the ledger, per facet)
 
 Source errors carry ``source``, ``url`` (with any API key redacted) and ``attempt``, and
 pickle cleanly so they cross process boundaries (Dask, multiprocessing).
@@ -57,8 +62,10 @@ __all__ = [
     "HTTPStatusError",
     "HostNotFound",
     "IncompatibleMeasurements",
+    "InvalidArgument",
     "InvalidIdentifier",
     "InvalidResponseError",
+    "InvalidSource",
     "ModelError",
     "NaiveDatetimeError",
     "NotFoundError",
@@ -69,6 +76,7 @@ __all__ = [
     "RedirectRefused",
     "ResponseTooLarge",
     "ServerError",
+    "SourceCrashed",
     "SourceError",
     "SourceNotFound",
     "SourceTimeout",
@@ -319,6 +327,43 @@ class DeadlineExceeded(SourceTimeout):
     """An attempt or a whole call ran past its total deadline (a server dripping bytes).
 
     .. versionadded:: 0.1.0
+    """
+
+
+class SourceCrashed(SourceError):
+    """A source raised an exception outside the error tree, or answered a wrong type.
+
+    The ledger contains it per facet (a plug-in's ``KeyError``, a ``Paged`` whose pages raise
+    a ``RuntimeError``, ``citations()`` returning None): the call is reported failed with
+    :attr:`cause_type` and the other sources' answers are kept.
+
+    Attributes:
+        cause_type: The class name of what the source raised (``"RuntimeError"``), or
+            ``"WrongType"`` for an answer of the wrong type.
+
+    .. versionadded:: 0.2.0
+    """
+
+    def __init__(self, message: str, *, cause_type: str = "", **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.cause_type = cause_type
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        rebuild, (cls, message, kwargs) = super().__reduce__()
+        return rebuild, (cls, message, {**kwargs, "cause_type": self.cause_type})
+
+
+class InvalidArgument(CiteledgerError, ValueError):
+    """An argument outside what the function accepts (``resolve_many(workers=0)``).
+
+    .. versionadded:: 0.2.0
+    """
+
+
+class InvalidSource(InvalidArgument, TypeError):
+    """Something given as a source that is neither a Source nor a registered source name.
+
+    .. versionadded:: 0.2.0
     """
 
 

@@ -14,8 +14,10 @@ The row functions (:func:`resolution_rows`, :func:`observation_rows`, :func:`cit
 need nothing beyond citeledger; :func:`resolutions_frame` and friends need pandas (the ``pandas``
 extra) and :func:`resolutions_table` and friends need pyarrow (the ``arrow`` extra).
 
-Lists inside a cell (identifiers, areas, sources) are joined with a single space, so every
-column is a scalar that CSV, Parquet, Spark and SQL all carry without a nested type.
+Lists inside a cell (identifiers, areas, sources, states, intents, evidence, alternatives) are
+list columns: Python lists of strings in rows and pandas (``object`` dtype), ``list<string>`` in
+Arrow and Parquet. For CSV, join them first (``frame["areas"].str.join(" ")``).
+:func:`per_year_frame` gives a record's citing papers per year as two integer columns.
 
 Example:
     >>> import citeledger as cl
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CITING_PAPER_COLUMNS",
     "OBSERVATION_COLUMNS",
+    "PER_YEAR_COLUMNS",
     "REFERENCE_FIELDS",
     "RESOLUTION_COLUMNS",
     "RESULT_COLUMNS",
@@ -53,6 +56,9 @@ __all__ = [
     "observation_rows",
     "observations_frame",
     "observations_table",
+    "per_year_frame",
+    "per_year_rows",
+    "per_year_table",
     "reference_from_row",
     "resolution_rows",
     "resolutions_frame",
@@ -66,6 +72,8 @@ _INT = "Int64"
 _FLOAT = "Float64"
 _BOOL = "boolean"
 _TIME = "datetime64[ns, UTC]"
+#: A list of strings: ``object`` in pandas (Python lists), ``list<string>`` in Arrow.
+_LIST = "list<string>"
 
 #: The resolution part of a row, shared by :func:`resolution_rows` and ``citeledger.dask``:
 #: (name, pandas dtype) in order.
@@ -77,9 +85,9 @@ RESULT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("target_key", _STR),  # Paper.key of the matched (or mismatching) work, or null
     ("target_title", _STR),
     ("target_year", _INT),
-    ("target_identifiers", _STR),  # canonical "scheme:value" strings, space-separated
-    ("alternatives", _STR),  # keys of runner-up candidates of an ambiguous outcome
-    ("evidence", _STR),  # "field=agreement[:score]" items joined by "; "
+    ("target_identifiers", _LIST),  # canonical "scheme:value" strings
+    ("alternatives", _LIST),  # keys of runner-up candidates of an ambiguous outcome
+    ("evidence", _LIST),  # "field=agreement[:score]" items
     ("reason", _STR),  # why this state, in words
 )
 
@@ -90,7 +98,7 @@ RESOLUTION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("reference_raw", _STR),  # the reference string as printed
     ("reference_title", _STR),
     ("reference_year", _INT),
-    ("reference_identifiers", _STR),
+    ("reference_identifiers", _LIST),
     *RESULT_COLUMNS,
 )
 
@@ -104,19 +112,19 @@ OBSERVATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("citing_key", _STR),
     ("citing_title", _STR),
     ("citing_year", _INT),
-    ("citing_identifiers", _STR),
-    ("citing_areas", _STR),
+    ("citing_identifiers", _LIST),
+    ("citing_areas", _LIST),
     ("cited_key", _STR),
     ("cited_title", _STR),
     ("cited_year", _INT),
-    ("cited_identifiers", _STR),
+    ("cited_identifiers", _LIST),
     ("reference_raw", _STR),
     ("reference_key", _STR),  # the entry's key or label in the citing paper's list ("ref56")
     ("state", _STR),
     ("method", _STR),
     ("score", _FLOAT),
     ("influential", _BOOL),
-    ("intents", _STR),
+    ("intents", _LIST),
     # The inbound check (null for outbound observations and unchecked ones):
     ("check", _STR),  # CheckStatus value: "checked", "not_checked" or "asserted"
     ("not_checked", _STR),  # NotChecked value: "no_source", "fetch_failed" or "cap"
@@ -135,16 +143,22 @@ CITING_PAPER_COLUMNS: tuple[tuple[str, str], ...] = (
     ("key", _STR),  # Paper.key of the citing work (one row per distinct work)
     ("title", _STR),
     ("year", _INT),
-    ("identifiers", _STR),
-    ("areas", _STR),  # arXiv categories / OpenAlex topics, space-separated
+    ("identifiers", _LIST),
+    ("areas", _LIST),  # arXiv categories / OpenAlex topics
     ("cited_by", _INT),  # the citing paper's own citation count, when a source gave it
     ("cited_by_source", _STR),  # who gave that count
     ("observations", _INT),  # how many observations name this citing work
-    ("sources", _STR),  # the sources of those observations
-    ("states", _STR),  # their resolution states
+    ("sources", _LIST),  # the sources of those observations
+    ("states", _LIST),  # their resolution states
     ("self_citation", _BOOL),  # shares an author with the cited paper, when known
     ("cited_by_observed", _TIME),  # when that count was observed
-    ("grouping", _STR),  # why several observations are one work, joined by "; "
+    ("grouping", _LIST),  # why several observations are one work
+)
+
+#: Columns of :func:`per_year_frame`.
+PER_YEAR_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("year", _INT),
+    ("count", _INT),  # citing papers that appeared in that year (zero years kept)
 )
 
 #: Reference fields that :func:`reference_from_row` reads, by default from same-named columns.
@@ -167,9 +181,9 @@ REFERENCE_FIELDS: tuple[str, ...] = (
 # --------------------------------------------------------------------------- cells
 
 
-def _join(values: Iterable[object]) -> str | None:
-    text = " ".join(str(v) for v in values)
-    return text or None
+def _join(values: Iterable[object]) -> list[str]:
+    """A list cell: the values as strings, in order."""
+    return [str(v) for v in values]
 
 
 def _paper_cells(prefix: str, paper: Paper | None) -> dict[str, Any]:
@@ -188,14 +202,14 @@ def _paper_cells(prefix: str, paper: Paper | None) -> dict[str, Any]:
     }
 
 
-def _evidence_cell(res: Resolution) -> str | None:
+def _evidence_cell(res: Resolution) -> list[str]:
     items = []
     for ev in res.evidence:
         item = f"{ev.field}={ev.agreement.value}"
         if ev.score is not None:
             item += f":{ev.score:.1f}"
         items.append(item)
-    return "; ".join(items) or None
+    return items
 
 
 def result_row(res: Resolution) -> dict[str, Any]:
@@ -239,11 +253,20 @@ def resolution_rows(
     """One row per (reference, resolution), with the :data:`RESOLUTION_COLUMNS` keys.
 
     Args:
-        pairs: ``(Reference, Resolution)`` pairs (``zip(refs, resolutions)``), or a citation
-            record, whose outbound observations are used.
+        pairs: ``(reference, Resolution)`` pairs (``zip(refs, resolutions)``; a reference may be
+            a :class:`~citeledger.model.Reference`, a reference string or a
+            :class:`~citeledger.model.Paper`), resolutions alone (``resolver.resolve_many(refs)``:
+            the reference columns are empty but ``position``, 1, 2, ... in input order), or a
+            citation record, whose outbound observations are used.
 
     Returns:
         Plain dicts, in input order.
+
+    Raises:
+        TypeError: an item is none of these.
+
+    .. versionchanged:: 0.2.0
+       Resolutions alone, and reference strings or papers in pairs.
     """
     if _is_record(pairs):
         pairs = [
@@ -252,7 +275,8 @@ def resolution_rows(
             if o.direction is Direction.OUTBOUND and o.resolution is not None
         ]
     rows = []
-    for ref, res in pairs:
+    for index, item in enumerate(pairs):
+        ref, res = _pair(index, item)
         rows.append(
             {
                 "position": ref.position,
@@ -276,6 +300,44 @@ def _check_cells(o: Observation) -> dict[str, Any]:
         "checked": None if c is None else c.checked,
         "check_reason": None if c is None else c.reason,
     }
+
+
+def _pair(index: int, item: object) -> tuple[Reference, Resolution]:
+    """One (Reference, Resolution) from a pair or a resolution alone."""
+    if isinstance(item, Resolution):
+        return Reference(position=index + 1), item
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Resolution):
+        ref, res = item
+        if isinstance(ref, Reference):
+            return ref, res
+        if isinstance(ref, str):
+            return Reference(raw=ref), res
+        if isinstance(ref, Paper):
+            return (
+                Reference(title=ref.title, year=ref.year, identifiers=ref.identifiers),
+                res,
+            )
+    msg = (
+        f"item {index} is a {type(item).__name__}: pass (reference, Resolution) pairs or "
+        "Resolutions"
+    )
+    raise TypeError(msg)
+
+
+def per_year_rows(record: Any) -> list[dict[str, Any]]:
+    """One row per year of ``record.per_year()``, with the :data:`PER_YEAR_COLUMNS` keys.
+
+    Args:
+        record: A citation record (its source-reported series, else one derived from the
+            itemized citing works), or year counts directly.
+
+    Returns:
+        Plain dicts ``{"year": 2021, "count": 12}``, oldest year first.
+
+    .. versionadded:: 0.2.0
+    """
+    years = record.per_year() if hasattr(record, "per_year") else record
+    return [{"year": y.year, "count": y.count} for y in years]
 
 
 def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str, Any]]:
@@ -345,7 +407,7 @@ def _citing_from_record(record: Any) -> list[dict[str, Any]]:
                 "states": _join(dict.fromkeys(states[i] for i in work.observations if i in states)),
                 "self_citation": work.self_citation,
                 "cited_by_observed": None if m is None else m.observed,
-                "grouping": "; ".join(work.grouping) or None,
+                "grouping": list(work.grouping),
             }
         )
     return rows
@@ -385,7 +447,7 @@ def citing_paper_rows(source: Iterable[Observation] | Any) -> list[dict[str, Any
                 "states": _join(dict.fromkeys(o.state.value for o in group if o.state)),
                 "self_citation": None,
                 "cited_by_observed": None,
-                "grouping": None,
+                "grouping": [],
             }
         )
     return rows
@@ -463,7 +525,7 @@ def _frame(rows: Sequence[Mapping[str, Any]], columns: tuple[tuple[str, str], ..
     names = [name for name, _ in columns]
     data = {name: [row.get(name) for row in rows] for name in names}
     frame = pd.DataFrame(data, columns=names)
-    return frame.astype(dict(columns))
+    return frame.astype({name: dtype for name, dtype in columns if dtype != _LIST})
 
 
 def _table(rows: Sequence[Mapping[str, Any]], columns: tuple[tuple[str, str], ...]) -> pa.Table:
@@ -479,6 +541,7 @@ def _table(rows: Sequence[Mapping[str, Any]], columns: tuple[tuple[str, str], ..
         _BOOL: pa.bool_(),
         _TIME: pa.timestamp("us", tz="UTC"),
     }
+    arrow_types[_LIST] = pa.list_(pa.string())
     schema = pa.schema([(name, arrow_types[dtype]) for name, dtype in columns])
     data = {name: [row.get(name) for row in rows] for name, _ in columns}
     return pa.Table.from_pydict(data, schema=schema)
@@ -512,3 +575,22 @@ def observations_table(observations: Iterable[Observation] | Any) -> pa.Table:
 def citing_papers_table(source: Iterable[Observation] | Any) -> pa.Table:
     """:func:`citing_paper_rows` as a pyarrow Table with :data:`CITING_PAPER_COLUMNS`."""
     return _table(citing_paper_rows(source), CITING_PAPER_COLUMNS)
+
+
+def per_year_frame(record: Any) -> pd.DataFrame:
+    """:func:`per_year_rows` as a pandas DataFrame with :data:`PER_YEAR_COLUMNS`.
+
+    ``pd.DataFrame(record.per_year())`` gives one column of objects; this gives ``year`` and
+    ``count`` as integers, ready to plot (``per_year_frame(record).plot.bar(x="year")``).
+
+    .. versionadded:: 0.2.0
+    """
+    return _frame(per_year_rows(record), PER_YEAR_COLUMNS)
+
+
+def per_year_table(record: Any) -> pa.Table:
+    """:func:`per_year_rows` as a pyarrow Table with :data:`PER_YEAR_COLUMNS`.
+
+    .. versionadded:: 0.2.0
+    """
+    return _table(per_year_rows(record), PER_YEAR_COLUMNS)

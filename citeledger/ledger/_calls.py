@@ -1,18 +1,30 @@
 """How the builder asks sources: a :class:`_Caller` per build, a source as the resolver sees it.
 
 Every call's outcome becomes a :class:`~citeledger.ledger.SourceReport`; nothing a source does
-(failing, lacking a capability, stopping mid-paging) escapes as an exception. What a source can
-be asked is read from the capability protocols of :mod:`citeledger.sources._protocols` with
-``isinstance``, never from method names looked up as strings.
+(failing, raising any exception, answering a wrong type, lacking a capability, stopping
+mid-paging, never returning) escapes as an exception or holds the build: each call runs in a
+worker thread the builder stops waiting for at the source deadline (:data:`SOURCE_DEADLINE`).
+``KeyboardInterrupt`` and ``SystemExit`` still propagate. What a source can be asked is read from
+the capability protocols of :mod:`citeledger.sources._protocols` with ``isinstance``, never from
+method names looked up as strings.
 """
 
 from __future__ import annotations
 
+import contextvars
+import threading
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeledger._memo import CallMemo, MemoTransport
 from citeledger._text import key_text
-from citeledger.errors import CiteledgerError, NotFoundError, SourceError, UnsupportedCapability
+from citeledger.errors import (
+    CiteledgerError,
+    DeadlineExceeded,
+    NotFoundError,
+    SourceCrashed,
+    SourceError,
+    UnsupportedCapability,
+)
 from citeledger.identifiers import work_key
 from citeledger.ledger.record import Outcome, SourceReport
 from citeledger.sources import Capability, Paged, SearchResults, Source, UnreadableItem
@@ -35,6 +47,64 @@ T = TypeVar("T")
 #: What :meth:`_Caller.call` returns: (answered, value, the report of a failed call).
 CallOutcome = tuple[bool, Any, SourceReport | None]
 
+#: Seconds the builder waits for one source call, and again for draining one listing, before
+#: abandoning it (``build_record(source_deadline=...)``; None waits forever). Longer than the
+#: HTTP transport's own per-call deadline (300 s), which bounds the adapters first.
+SOURCE_DEADLINE = 600.0
+
+
+def _bounded(fn: Callable[[], T], deadline: float | None, *, source: str, what: str) -> T:
+    """``fn()`` in a daemon worker thread; :class:`DeadlineExceeded` when it outlives ``deadline``.
+
+    A thread cannot be killed: an abandoned call keeps running in the background until it
+    returns on its own (HTTP adapters are bounded by the transport's deadlines); its result is
+    dropped. What ``fn`` raises is raised here, ``KeyboardInterrupt`` and ``SystemExit`` included.
+    """
+    if deadline is None:
+        return fn()
+    box: dict[str, Any] = {}
+    done = threading.Event()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            box["value"] = context.run(fn)
+        except BaseException as exc:
+            box["error"] = exc
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=run, name=f"citeledger {source} {what}", daemon=True)
+    worker.start()
+    if not done.wait(deadline):
+        msg = f"no answer within the source deadline of {deadline:g} s; the call was abandoned"
+        raise DeadlineExceeded(msg, source=source)
+    if "error" in box:
+        raise box["error"]
+    value: T = box["value"]
+    return value
+
+
+def _crash(exc: Exception, source: str) -> SourceCrashed:
+    """A source's stray exception as a :class:`SourceCrashed` (its class name kept)."""
+    text = str(exc) or repr(exc)
+    return SourceCrashed(
+        f"{type(exc).__name__}: {text}", source=source, cause_type=type(exc).__name__
+    )
+
+
+def _error_type(exc: BaseException) -> str:
+    """The class name a report shows: what the source raised, for a contained crash."""
+    if isinstance(exc, SourceCrashed) and exc.cause_type:
+        return exc.cause_type
+    return type(exc).__name__
+
+
+def _error_text(exc: BaseException) -> str:
+    if isinstance(exc, SourceCrashed):
+        return exc.message.partition(": ")[2] or exc.message
+    return exc.message if isinstance(exc, SourceError) else str(exc)
+
 
 def _name(src: object) -> str:
     """The source's name (a class name for an object that is not a :class:`Source`)."""
@@ -54,10 +124,17 @@ class _Caller:
     returns the first outcome without a new report (nothing is asked, so nothing new happened).
     """
 
-    def __init__(self, reports: list[SourceReport], advance: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        reports: list[SourceReport],
+        advance: Callable[[int], None],
+        *,
+        deadline: float | None = SOURCE_DEADLINE,
+    ) -> None:
         self.reports = reports
         self.memo = CallMemo()
         self.advance = advance
+        self.deadline = deadline
 
     def call(
         self,
@@ -113,8 +190,9 @@ class _Caller:
         gated = capability is not None and caps is not None and capability not in caps
         if gated or fn is None:
             return self._fail(unsupported)
+        call = fn
         try:
-            value = fn(*args, **kwargs)
+            value = _bounded(lambda: call(*args, **kwargs), self.deadline, source=name, what=label)
         except UnsupportedCapability:
             return self._fail(unsupported)
         except SourceError as exc:
@@ -123,24 +201,78 @@ class _Caller:
                     source=name,
                     capability=label,
                     outcome=Outcome.NOT_FOUND if _not_found(exc) else Outcome.ERROR,
-                    error=exc.message,
-                    error_type=type(exc).__name__,
+                    error=_error_text(exc),
+                    error_type=_error_type(exc),
                     subject=subject,
                 )
             )
-        except CiteledgerError as exc:
-            # A payload the adapter could not read (ParseError, ...) is that source's failure.
+        except Exception as exc:
+            # A payload the adapter could not read (ParseError, ...) or a plug-in's own bug
+            # (KeyError, RuntimeError, ...) is that source's failure, named by its class.
             return self._fail(
                 SourceReport(
                     source=name,
                     capability=label,
                     outcome=Outcome.ERROR,
-                    error=str(exc),
+                    error=str(exc) or repr(exc),
                     error_type=type(exc).__name__,
                     subject=subject,
                 )
             )
         return True, value, None
+
+    def guarded(self, src: Source, what: str, fn: Callable[[], T]) -> T:
+        """``fn()`` (a direct call of ``src``) under the source deadline, contained.
+
+        For call sites that read a source's answer themselves (the inbound check): what the
+        source raises outside the error tree comes back as :class:`SourceCrashed`, and a call
+        outliving the deadline as ``DeadlineExceeded``, both :class:`SourceError`.
+        ``KeyboardInterrupt`` and ``SystemExit`` propagate.
+        """
+        try:
+            return _bounded(fn, self.deadline, source=_name(src), what=what)
+        except CiteledgerError:
+            raise
+        except Exception as exc:
+            raise _crash(exc, _name(src)) from exc
+
+    def wrong_type(
+        self, src: Source, capability: str, value: object, expected: str, subject: str | None
+    ) -> SourceReport:
+        """Report a call that answered ``value`` where ``expected`` belongs (a failed call)."""
+        report = SourceReport(
+            source=_name(src),
+            capability=capability,
+            outcome=Outcome.ERROR,
+            error=f"answered {_type_label(value)}, not {expected}",
+            error_type="WrongType",
+            subject=subject,
+        )
+        self.reports.append(report)
+        return report
+
+    def drain(
+        self, src: Source, it: Iterable[T], cap: int | None
+    ) -> tuple[list[T], bool, SourceError | None, bool]:
+        """:func:`_iterate` under the source deadline; what arrived before it is kept."""
+        items: list[T] = []
+        stop = threading.Event()
+        try:
+            return _bounded(
+                lambda: _iterate(it, cap, self.advance, items=items, stop=stop),
+                self.deadline,
+                source=_name(src),
+                what="listing",
+            )
+        except DeadlineExceeded as exc:
+            stop.set()
+            kept = list(items)
+            return kept, False, exc, False
+
+
+def _type_label(value: object) -> str:
+    """``"None"`` or "a str" / "a dict": what a wrong answer was."""
+    return "None" if value is None else f"a {type(value).__name__}"
 
 
 def _not_found(exc: SourceError) -> bool:
@@ -240,15 +372,31 @@ def _search_skipped(found: object) -> tuple[UnreadableItem, ...]:
 
 
 def _iterate(
-    it: Iterable[T], cap: int | None, advance: Callable[[int], None]
+    it: Iterable[T],
+    cap: int | None,
+    advance: Callable[[int], None],
+    *,
+    items: list[T] | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[list[T], bool, SourceError | None, bool]:
-    """Drain ``it`` up to ``cap``; returns (items, capped, error, complete)."""
-    items: list[T] = []
-    iterator = iter(it)
+    """Drain ``it`` up to ``cap``; returns (items, capped, error, complete).
+
+    Anything the listing raises ends the drain as its error (a stray exception becomes a
+    :class:`~citeledger.errors.SourceCrashed`); what came before is kept. ``items`` receives
+    the items as they arrive and ``stop`` ends the drain early (an abandoned listing).
+    """
+    items = [] if items is None else items
     error: SourceError | None = None
     capped = False
     complete = False
+    name = "source"
+    try:
+        iterator = iter(it)
+    except Exception as exc:
+        return items, False, _crash(exc, name), False
     while True:
+        if stop is not None and stop.is_set():
+            break
         if cap is not None and len(items) >= cap:
             # Peek: only a further item means the cap actually cut the listing.
             try:
@@ -257,6 +405,8 @@ def _iterate(
                 complete = True
             except SourceError as exc:
                 error = exc
+            except Exception as exc:
+                error = _crash(exc, name)
             else:
                 capped = True
             break
@@ -268,8 +418,11 @@ def _iterate(
         except SourceError as exc:  # a plain iterator that raises mid-way
             error = exc
             break
+        except Exception as exc:
+            error = _crash(exc, name)
+            break
         advance(1)
     if isinstance(it, Paged):
         error = error or it.error
         complete = complete and it.error is None
-    return items, capped, error, complete
+    return list(items), capped, error, complete

@@ -34,6 +34,7 @@ source that had to be tried before it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from attrs import frozen
@@ -45,6 +46,7 @@ from citeledger.errors import (
     SourceError,
     UnsupportedCapability,
 )
+from citeledger.ledger._calls import _crash
 from citeledger.ledger.record import Outcome, SourceReport
 from citeledger.model import (
     CheckStatus,
@@ -281,7 +283,11 @@ class _InboundChecker:
             assert isinstance(src, FullTextSource)
             for ident in ids:
                 try:
-                    refs = src.full_text_references(ident)
+                    refs = self.caller.guarded(
+                        src, "inbound_check", partial(src.full_text_references, ident)
+                    )
+                    if refs is not None and not _is_reference_list(refs):
+                        raise _crash(TypeError(f"answered {type(refs).__name__}"), src.name)
                 except CiteledgerError as exc:
                     failures.append(f"{src.name}: {type(exc).__name__}: {exc}")
                     self._report(src, ident, Outcome.ERROR, error=str(exc))
@@ -316,7 +322,9 @@ class _InboundChecker:
         assert isinstance(src, ReferenceSource)
         for ident in ids:
             try:
-                refs = src.references(ident)
+                refs = self.caller.guarded(src, "inbound_check", partial(src.references, ident))
+                if not _is_reference_list(refs):
+                    raise _crash(TypeError(f"answered {type(refs).__name__}"), src.name)
             except (InvalidIdentifier, UnsupportedCapability):
                 continue  # not an identifier this source looks works up by: no request sent
             except NotFoundError:
@@ -349,7 +357,9 @@ class _InboundChecker:
             assert isinstance(src, ReferenceSource)
             for ident in ids:
                 try:
-                    refs = src.references(ident)
+                    refs = self.caller.guarded(src, "inbound_check", partial(src.references, ident))
+                    if not _is_reference_list(refs):
+                        break
                 except (InvalidIdentifier, UnsupportedCapability):
                     continue  # no request sent
                 except CiteledgerError:
@@ -366,6 +376,11 @@ class _InboundChecker:
                 )
                 break
         return out
+
+
+def _is_reference_list(value: object) -> bool:
+    """A list (or tuple) of references: anything else is a source's wrong answer."""
+    return isinstance(value, list | tuple) and all(isinstance(r, Reference) for r in value)
 
 
 def check_phase(

@@ -65,6 +65,14 @@ def _as_of(record: CitationRecord, label: str) -> str:
     )
 
 
+def _citing_total(record: CitationRecord) -> str:
+    """The citing-paper count, or "not measured (why)" when no source could be asked."""
+    total = record.citing_total
+    if total is None:
+        return f"not measured ({record.citing_total_reason})"
+    return f"{total:,}"
+
+
 def _facet_title(facet: Facet) -> str:
     return facet.value.replace("_", " ")
 
@@ -331,7 +339,7 @@ def _page_text(record: CitationRecord) -> list[str]:
         facts.append(f"First posted {_short_date(p.date)}")
     if p.areas:
         facts.append(" ".join(p.areas))
-    facts.append(f"cited by {record.citing_total:,}")
+    facts.append(f"cited by {_citing_total(record)}")
     out += [" · ".join(facts), ""]
     for prof in record.area_profiles:
         why = prof.explanation()
@@ -341,7 +349,12 @@ def _page_text(record: CitationRecord) -> list[str]:
             out += [why, f"(area profile from {prof.source}, observed {_z(prof.observed)})", ""]
     if p.abstract:
         out += ["Abstract", "", p.abstract, ""]
-    key = f"Key facts. Cited by {record.citing_total:,} papers"
+    total = record.citing_total
+    key = (
+        f"Key facts. Cited by {total:,} papers"
+        if total is not None
+        else f"Key facts. Cited by: {_citing_total(record)}"
+    )
     if through is not None:
         key += f" (data through {_short_date(through)})"
     key += "."
@@ -385,11 +398,11 @@ def _page_text(record: CitationRecord) -> list[str]:
             if i == RANK_HEAD and len(ranked) > RANK_HEAD:
                 out.append(f"     ({len(ranked) - RANK_HEAD} more)")
         if src:
-            out += ["", f"{len(ranked):,} most cited of {record.citing_total:,}", ""]
+            out += ["", f"{len(ranked):,} most cited of {_citing_total(record)}", ""]
         else:
             out += [
                 "",
-                f"{len(ranked):,} of {record.citing_total:,} citing papers listed, unranked",
+                f"{len(ranked):,} of {_citing_total(record)} citing papers listed, unranked",
                 "",
             ]
         out += [
@@ -407,7 +420,8 @@ def _page_text(record: CitationRecord) -> list[str]:
 
 
 def _text(record: CitationRecord, view: str) -> str:
-    lines: list[str] = []
+    note = record.status_note
+    lines: list[str] = [note, ""] if note else []
     if view in ("ledger", "full"):
         lines += _ledger_text(record)
     if view in ("page", "full"):
@@ -432,7 +446,9 @@ def _markdown(record: CitationRecord, view: str) -> str:
     notices, sids = record.notice_index(), record.source_id_index()
     p = record.paper
     e = _md_escape
-    lines = [f"# {e(p.title or record.requested)}", ""]
+    note = record.status_note
+    lines = [f"**{e(note)}**", ""] if note else []
+    lines += [f"# {e(p.title or record.requested)}", ""]
     lines += [
         f"*{_as_of(record, e(record.paper_label))}*",
         "",
@@ -487,6 +503,12 @@ def _markdown(record: CitationRecord, view: str) -> str:
             lines += [f"- {e(d.describe())}" for d in record.disagreements]
     if view in ("page", "full"):
         years = record.per_year()
+        lines += [
+            "",
+            f"Cited by {e(_citing_total(record))} papers"
+            if record.citing_total is not None
+            else f"Cited by: {e(_citing_total(record))}",
+        ]
         lines += ["", "## Cited by year", ""]
         if years:
             lines += ["| year | citing papers |", "|---|---|"] + [
@@ -504,7 +526,7 @@ def _markdown(record: CitationRecord, view: str) -> str:
                     + (f" — cited by {m.value:,}" if m else "")
                     + e(_other_counts(w, src))
                 )
-            lines += ["", f"{len(ranked):,} most cited of {record.citing_total:,}"]
+            lines += ["", f"{len(ranked):,} most cited of {e(_citing_total(record))}"]
         for prof in record.area_profiles:
             why = prof.explanation()
             if why:
@@ -776,9 +798,9 @@ def _ranked_table(record: CitationRecord) -> list[str]:
         )
     out.append("</tbody></table></div>")
     tail = (
-        f"{len(ranked):,} most cited of {record.citing_total:,}"
+        f"{len(ranked):,} most cited of {_citing_total(record)}"
         if src
-        else f"{len(ranked):,} of {record.citing_total:,} citing papers listed, unranked"
+        else f"{len(ranked):,} of {_citing_total(record)} citing papers listed, unranked"
     )
     out.append(f'<p class="cl-muted">{h(tail)}; all are exportable: record.citing_json().</p>')
     return out
@@ -831,7 +853,11 @@ def _observation_blocks(record: CitationRecord) -> list[str]:
 def _html(record: CitationRecord, view: str) -> str:
     h = html.escape
     p = record.paper
-    out = ['<div class="citeledger-record">', f"<style>{STYLESHEET}</style>"]
+    out = ['<div class="citeledger-record">']
+    note = record.status_note
+    if note:  # first, before the stylesheet: the first thing a reader (or a grep) meets
+        out.append(f'<p class="citeledger-nothing-measured"><strong>{h(note)}</strong></p>')
+    out.append(f"<style>{STYLESHEET}</style>")
     out.append(
         f'<p class="cl-kicker">Paper Citation Record · <code>{h(record.schema)}</code> · '
         f"{h(record.version_label)}</p>"
@@ -845,7 +871,7 @@ def _html(record: CitationRecord, view: str) -> str:
         meta.append(f"first posted {h(_short_date(p.date))}")
     elif p.year is not None:
         meta.append(str(p.year))
-    meta.append(f"cited by {record.citing_total:,}")
+    meta.append(f"cited by {h(_citing_total(record))}")
     out.append(f'<p class="cl-meta">{" · ".join(meta)}</p>')
     out.append(f'<p class="cl-muted">{_as_of(record, h(record.paper_label))}</p>')
     if view in ("page", "full"):

@@ -22,12 +22,14 @@ import attrs
 from attrs import frozen
 
 from citeledger._progress import Progress, progress_callback
-from citeledger.errors import InvalidIdentifier
+from citeledger.errors import InvalidArgument, InvalidIdentifier, InvalidSource
 from citeledger.identifiers import Identifier, parse_identifier
 from citeledger.ledger._calls import (
+    SOURCE_DEADLINE,
     _Caller,
     _capabilities,
-    _iterate,
+    _error_text,
+    _error_type,
     _not_found,
     _provenance,
     _SourceCandidates,
@@ -69,15 +71,25 @@ from citeledger.model import (
     CoverageState,
     Direction,
     Facet,
+    Measurement,
     NoticeCheck,
     NoticeStatus,
     Observation,
     Paper,
+    Reference,
     utc,
 )
-from citeledger.page import CountedCitation
+from citeledger.page import AreaProfile, CitedByYear, CountedCitation
 from citeledger.resolve import Resolver
-from citeledger.sources import Capability, Paged, Source, SourceRegistry, describe_unreadable
+from citeledger.sources import (
+    Capability,
+    Paged,
+    Source,
+    SourceRegistry,
+    UnreadableItem,
+    describe_unreadable,
+    load_source,
+)
 from citeledger.sources._protocols import (
     AreaProfileSource,
     CitationSource,
@@ -94,15 +106,14 @@ from citeledger.sources._protocols import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
-    from citeledger.model import Measurement, Reference
-    from citeledger.page import AreaProfile, CitedByYear, CitingWork
+    from citeledger.page import CitingWork
 
 __all__ = ["build_record"]
 
 
 def build_record(
     paper_id: Identifier | str,
-    sources: Iterable[Source] | SourceRegistry | Source,
+    sources: Iterable[Source | str] | SourceRegistry | Source | str,
     *,
     resolver: Resolver | None = None,
     now: dt.datetime | str | None = None,
@@ -111,12 +122,15 @@ def build_record(
     progress: Progress = None,
     check_inbound: bool = True,
     check_cap: int | None = None,
+    source_deadline: float | None = SOURCE_DEADLINE,
 ) -> CitationRecord:
     """Compose what ``sources`` say about one paper into a :class:`CitationRecord`.
 
-    Nothing a source does aborts the record: a failure, a missing capability, an error while
-    paging or an unknown paper becomes a :class:`SourceReport` and a coverage entry that says what
-    could not be measured and why. Everything fetched is kept.
+    Nothing a source does aborts the record: a failure (any exception but ``KeyboardInterrupt``
+    and ``SystemExit``), an answer of the wrong type, a missing capability, an error while
+    paging, a call past the source deadline or an unknown paper becomes a :class:`SourceReport`
+    and a coverage entry that says what could not be measured and why. Everything fetched is
+    kept.
 
     Within one call each distinct request is sent once (sources that offer
     ``with_transport()`` send through a per-build memo), and each (source, capability,
@@ -125,7 +139,9 @@ def build_record(
     Args:
         paper_id: The paper (an identifier or any string :func:`~citeledger.parse_identifier`
             accepts). A malformed id still gives a record, which says so.
-        sources: Source instances (or a :class:`~citeledger.SourceRegistry`); asked in order.
+        sources: Source instances or registered source names (``"sample"``, ``"openalex"``,
+            loaded with :func:`~citeledger.load_source`), or a
+            :class:`~citeledger.SourceRegistry`; asked in order.
         resolver: Resolves the paper's references (a :class:`~citeledger.Resolver` over your
             catalog). Default: an empty catalog, so nothing verifies without ``network``.
         now: The record's "as of" time (aware); default the current UTC time.
@@ -145,9 +161,21 @@ def build_record(
         check_cap: Check at most this many distinct citing works (in listing order: sources
             in the order given, then each source's order); the others are "not checked"
             (beyond the cap), disclosed in the inbound resolution coverage row.
+        source_deadline: Seconds to wait for one source call, and again for draining one
+            listing, before abandoning it (reported as ``DeadlineExceeded``; what a listing
+            gave before is kept). Each call runs in a worker thread, which cannot be killed: an
+            abandoned call runs on in the background until it returns. HTTP adapters are
+            bounded sooner by their transport's own deadlines. None: wait forever, in this
+            thread.
 
     Returns:
         The record.
+
+    Raises:
+        SourceNotFound: a source name that is not registered.
+        InvalidSource: something in ``sources`` that is neither a source nor a name.
+        InvalidArgument: a negative ``inbound_cap`` or a ``source_deadline`` that is not
+            positive.
 
     .. versionadded:: 0.1.0
     .. versionchanged:: 0.1.0
@@ -159,9 +187,11 @@ def build_record(
     """
     built = utc(now) if now is not None else dt.datetime.now(dt.UTC)
     if inbound_cap is not None and inbound_cap < 0:
-        raise ValueError("inbound_cap must be >= 0")
+        raise InvalidArgument("inbound_cap must be >= 0")
     if check_cap is not None and check_cap < 0:
-        raise ValueError("check_cap must be >= 0")
+        raise InvalidArgument("check_cap must be >= 0")
+    if source_deadline is not None and not source_deadline > 0:
+        raise InvalidArgument(f"source_deadline must be > 0 seconds, got {source_deadline!r}")
     given = _as_sources(sources)
     requested = paper_id if isinstance(paper_id, str) else str(paper_id)
     try:
@@ -184,17 +214,55 @@ def build_record(
             check_inbound=check_inbound,
             check_cap=check_cap,
             clock=(lambda: built) if now is not None else (lambda: dt.datetime.now(dt.UTC)),
+            deadline=source_deadline,
         )
     finally:
         close()
 
 
-def _as_sources(sources: Iterable[Source] | SourceRegistry | Source) -> list[Source]:
+def _as_sources(sources: Iterable[Source | str] | SourceRegistry | Source | str) -> list[Source]:
+    """The sources to ask: names loaded from the registry, anything else refused."""
     if isinstance(sources, SourceRegistry):
         return [sources.load(n) for n in sources.names()]
-    if isinstance(sources, Source) and not isinstance(sources, (list, tuple)):
+    if isinstance(sources, str):
+        sources = [sources]
+    elif isinstance(sources, Source) and not isinstance(sources, (list, tuple)):
         return [sources]
-    return list(sources)
+    try:
+        given = list(sources)
+    except TypeError:
+        msg = f"sources must be sources or registered source names, got {sources!r}"
+        raise InvalidSource(msg) from None
+    registry: SourceRegistry | None = None
+    out: list[Source] = []
+    for item in given:
+        if isinstance(item, str):
+            registry = registry if registry is not None else SourceRegistry()
+            out.append(load_source(item, registry=registry))
+        elif isinstance(item, Source):
+            out.append(item)
+        else:
+            msg = (
+                f"{item!r} is not a source (no name and capabilities) nor a registered source name"
+            )
+            raise InvalidSource(msg)
+    return out
+
+
+def _wrong_item(source: str, what: str, index: int, item: object) -> UnreadableItem:
+    """An item of the wrong type in a source's answer (a str where an observation belongs)."""
+    got = "None" if item is None else f"a {type(item).__name__}"
+    return UnreadableItem.of(source, what, index, f"{got}, not a {what}", item)
+
+
+def _wrong_items(
+    source: str, what: str, items: Sequence[object], kind: type
+) -> tuple[UnreadableItem, ...]:
+    return tuple(
+        _wrong_item(source, what, i, item)
+        for i, item in enumerate(items)
+        if not isinstance(item, kind)
+    )
 
 
 # ============================================================================ the phases
@@ -216,7 +284,9 @@ def _paper_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> 
     for src in srcs:
         fn = src.paper if isinstance(src, PaperSource) else None
         ok, p, _ = caller.call(src, Capability.PAPER, "paper", fn, ident)
-        if ok and p is None:
+        if ok and p is not None and not isinstance(p, Paper):
+            caller.wrong_type(src, "paper", p, "a Paper", None)
+        elif ok and p is None:
             caller.reports.append(
                 SourceReport(source=src.name, capability="paper", outcome=Outcome.NOT_FOUND)
             )
@@ -265,18 +335,21 @@ def _outbound_phase(
     for src in srcs:
         fn = src.references if isinstance(src, ReferenceSource) else None
         ok, got, _ = caller.call(src, Capability.REFERENCES, "references", fn, ident)
-        if ok:
-            refs = tuple(got or [])
+        if ok and not isinstance(got, (list, tuple)):
+            caller.wrong_type(src, "references", got, "a list of references", None)
+        elif ok:
+            refs = tuple(r for r in got if isinstance(r, Reference))
+            wrong = _wrong_items(src.name, "reference", got, Reference)
             ref_lists.append((src, refs))
             names.append(_provenance(src, ident, Capability.REFERENCES))
-            unread = _unreadable_references(src.name, refs)
+            unread = (*_unreadable_references(src.name, refs), *wrong)
             caller.reports.append(
                 SourceReport(
                     source=src.name,
                     capability="references",
                     outcome=Outcome.PARTIAL if unread else Outcome.OK,
-                    fetched=len(refs) - len(unread),
-                    total=len(refs),
+                    fetched=len(refs) - len(unread) + len(wrong),
+                    total=len(refs) + len(wrong),
                     unreadable=unread,
                 )
             )
@@ -349,19 +422,29 @@ def _listing(
     else:
         method, fn = "citations", src.citations if isinstance(src, CitationSource) else None
     ok, it, _ = caller.call(src, Capability.CITATIONS, method, fn, ident, memo=False)
-    if not ok or it is None:
+    if not ok:
         return None
-    raw, capped, error, complete = _iterate(it, cap, caller.advance)
+    if it is None or isinstance(it, (str, bytes, dict)):
+        # "Nothing to list" is an empty listing; None is no answer, never "complete".
+        caller.wrong_type(src, "citations", it, "a listing of citing papers", None)
+        return None
+    raw, capped, error, complete = caller.drain(src, it, cap)
     announced = it.total if isinstance(it, Paged) else None
+    if announced is not None and not isinstance(announced, int):
+        announced = None
     unread = tuple(it.skipped) if isinstance(it, Paged) else ()
     items: list[Observation] = []
     counts: list[tuple[str, Measurement]] = []
-    for item in raw:
+    wrong: list[UnreadableItem] = []
+    for i, item in enumerate(raw):
         if isinstance(item, CountedCitation):
             items.append(item.observation)
             counts.extend((item.observation.citing.key, m) for m in item.cited_by)
-        else:
+        elif isinstance(item, Observation):
             items.append(item)
+        else:
+            wrong.append(_wrong_item(src.name, "citing-paper observation", i, item))
+    unread = (*unread, *wrong)
     fetched = len(items)
     if error is not None and fetched == 0:
         # Nothing came before the failure: the listing was not measured at all. A 404 on the
@@ -371,8 +454,8 @@ def _listing(
                 source=src.name,
                 capability="citations",
                 outcome=Outcome.NOT_FOUND if _not_found(error) else Outcome.ERROR,
-                error=error.message,
-                error_type=type(error).__name__,
+                error=_error_text(error),
+                error_type=_error_type(error),
                 unreadable=unread,
             )
         )
@@ -393,8 +476,8 @@ def _listing(
             fetched=fetched,
             total=announced,
             capped=capped,
-            error=(error.message if error is not None else None),
-            error_type=(type(error).__name__ if error is not None else None),
+            error=(_error_text(error) if error is not None else None),
+            error_type=(_error_type(error) if error is not None else None),
             unreadable=unread,
         )
     )
@@ -409,7 +492,7 @@ def _listing(
     if error is not None:
         reasons.append(
             f"{src.name}: paging stopped after {fetched:,} by "
-            f"{type(error).__name__} ({error.message})"
+            f"{_error_type(error)} ({_error_text(error)})"
         )
     elif not capped and announced is not None and sent < announced:
         reasons.append(
@@ -509,22 +592,30 @@ def _page_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _
     for src in srcs:
         if isinstance(src, ObservationIdSource):
             ok, ids, _ = caller.call(src, None, "observation_ids", src.observation_ids, ident)
-            if ok and ids:
+            if ok and ids is not None and not isinstance(ids, dict):
+                caller.wrong_type(src, "observation_ids", ids, "a dict", None)
+            elif ok and ids:
                 source_ids.extend(
                     SourceIdentity(observation=k, source=src.name, source_id=v)
                     for k, v in ids.items()
                 )
         if isinstance(src, CitingCountsSource):
             ok, by_key, _ = caller.call(src, None, "citing_counts", src.citing_counts, ident)
-            if ok and by_key:
+            if ok and by_key is not None and not isinstance(by_key, dict):
+                caller.wrong_type(src, "citing_counts", by_key, "a dict", None)
+            elif ok and by_key:
                 counts.extend(by_key.items())
         if isinstance(src, CitedByYearSource):
             ok, series, _ = caller.call(src, None, "cited_by_year", src.cited_by_year, ident)
-            if ok and series:
+            if ok and series is not None and not isinstance(series, CitedByYear):
+                caller.wrong_type(src, "cited_by_year", series, "a CitedByYear", None)
+            elif ok and series:
                 cited_by_year.append(series)
         if isinstance(src, AreaProfileSource):
             ok, profile, _ = caller.call(src, None, "area_profile", src.area_profile, ident)
-            if ok and profile:
+            if ok and profile is not None and not isinstance(profile, AreaProfile):
+                caller.wrong_type(src, "area_profile", profile, "an AreaProfile", None)
+            elif ok and profile:
                 profiles.append(profile)
                 profiled.add(src.name)
     return _PagePhase(
@@ -596,8 +687,16 @@ def _measurement_phase(
     for src in srcs:
         fn = src.citation_counts if isinstance(src, CountSource) else None
         ok, ms, failure = caller.call(src, Capability.CITATION_COUNTS, "citation_counts", fn, ident)
-        if ok:
-            got = list(ms or [])
+        if ok and not isinstance(ms, (list, tuple)):
+            failure = caller.wrong_type(src, "citation_counts", ms, "a list of measurements", None)
+            failures.append(failure.describe())
+        elif ok:
+            got = [m for m in ms if isinstance(m, Measurement)]
+            if len(got) < len(ms):
+                bad = next(m for m in ms if not isinstance(m, Measurement))
+                failures.append(
+                    caller.wrong_type(src, "citation_counts", bad, "a Measurement", None).describe()
+                )
             measurements.extend(got)
             caller.reports.append(
                 SourceReport(
@@ -652,7 +751,11 @@ class _WorkChecker:
                 ok, check, failure = self.caller.call(
                     src, Capability.EVENTS, "events", fn, target_id, subject=str(target_id)
                 )
-                if ok and check is not None:
+                if ok and check is not None and not isinstance(check, NoticeCheck):
+                    failure = self.caller.wrong_type(
+                        src, "events", check, "a NoticeCheck", str(target_id)
+                    )
+                if ok and isinstance(check, NoticeCheck):
                     checks.append(check)
                 elif failure is not None and failure.outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
                     checks.append(
@@ -765,9 +868,10 @@ def _build(
     check_inbound: bool,
     check_cap: int | None,
     clock: Callable[[], dt.datetime],
+    deadline: float | None,
 ) -> CitationRecord:
     reports: list[SourceReport] = []
-    caller = _Caller(reports, advance)
+    caller = _Caller(reports, advance, deadline=deadline)
     subject = str(ident)
     paper = _paper_phase(ident, srcs, caller)
     outbound = _outbound_phase(

@@ -56,6 +56,7 @@ __all__ = [
     "ObservationNotice",
     "Outcome",
     "Reconciliation",
+    "RecordStatus",
     "SourceIdentity",
     "SourceReport",
     "StateCount",
@@ -86,6 +87,23 @@ class Outcome(enum.StrEnum):
     ERROR = "error"
     #: The builder did not ask (e.g. the paper id is malformed).
     SKIPPED = "skipped"
+
+
+class RecordStatus(enum.StrEnum):
+    """What a record could measure, for a caller's exit code (``record.status``).
+
+    The command line exits 0 for :attr:`OK`, 1 for :attr:`PARTIAL` and 3 for
+    :attr:`NOTHING_MEASURED`.
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: Every source asked answered (a missing capability is not a failure).
+    OK = "ok"
+    #: Some source failed (an error, a timeout, a wrong answer): the record says which.
+    PARTIAL = "partial"
+    #: No source answered anything (network down, a malformed id, no sources).
+    NOTHING_MEASURED = "nothing_measured"
 
 
 def _unreadable_items(items: Iterable[UnreadableItem]) -> tuple[UnreadableItem, ...]:
@@ -401,14 +419,58 @@ class CitationRecord:
     # ------------------------------------------------------------------ the paper page
 
     @property
-    def citing_total(self) -> int:
-        """How many citing works the sources know of (M of "N most cited of M").
+    def status(self) -> RecordStatus:
+        """What the record could measure: OK, PARTIAL (some source failed) or NOTHING_MEASURED.
+
+        :attr:`RecordStatus.NOTHING_MEASURED` when no source answered anything (every call
+        failed, was unsupported or skipped), :attr:`RecordStatus.PARTIAL` when some source
+        failed (its reports say which), else :attr:`RecordStatus.OK`.
+
+        .. versionadded:: 0.2.0
+        """
+        if not any(r.outcome in (Outcome.OK, Outcome.PARTIAL) for r in self.reports):
+            return RecordStatus.NOTHING_MEASURED
+        if any(r.outcome is Outcome.ERROR or r.error for r in self.reports):
+            return RecordStatus.PARTIAL
+        return RecordStatus.OK
+
+    @property
+    def measured_nothing(self) -> bool:
+        """Whether no source answered anything (``status is RecordStatus.NOTHING_MEASURED``).
+
+        .. versionadded:: 0.2.0
+        """
+        return self.status is RecordStatus.NOTHING_MEASURED
+
+    @property
+    def status_note(self) -> str | None:
+        """The first line of every rendering when nothing could be measured, with why; else None.
+
+        .. versionadded:: 0.2.0
+        """
+        if not self.measured_nothing:
+            return None
+        why = [r.describe() for r in self.reports if r.outcome is not Outcome.UNSUPPORTED]
+        if not why:
+            why = ["no source was given" if not self.reports else "no source offers these facts"]
+        shown = "; ".join(why[:3]) + (f"; and {len(why) - 3} more" if len(why) > 3 else "")
+        return f"Nothing could be measured for {self.requested}: {shown}."
+
+    @property
+    def citing_total(self) -> int | None:
+        """How many citing works the sources know of (M of "N most cited of M"); None: unknown.
 
         The distinct itemized citing works when every listing was complete; otherwise the larger
         of those and the largest total a single source announced (totals of different sources
-        are never added).
+        are never added). None when no source's listing answered (a source down, none offering
+        citing papers): a count nobody measured is not 0 (:attr:`citing_total_reason` says why).
+
+        .. versionchanged:: 0.2.0
+           None, not 0, when nothing was measured.
         """
         listings = [r for r in self.reports if r.capability == "citations" and r.subject is None]
+        if not any(r.outcome in (Outcome.OK, Outcome.PARTIAL) for r in listings):
+            return None
         complete = all(
             r.outcome is Outcome.OK and (r.total is None or r.fetched == r.total) for r in listings
         )
@@ -418,6 +480,20 @@ class CitationRecord:
             return len(self.citing_works)
         announced = [r.total for r in listings if r.total]
         return max([len(self.citing_works), *announced])
+
+    @property
+    def citing_total_reason(self) -> str | None:
+        """Why :attr:`citing_total` is None (the inbound coverage's reason); None when measured.
+
+        .. versionadded:: 0.2.0
+        """
+        if self.citing_total is not None:
+            return None
+        try:
+            cov = self.coverage_of(Facet.INBOUND_ITEMIZATION)
+        except KeyError:
+            return "no source listed citing papers"
+        return cov.reason or "no source listed citing papers"
 
     def per_year(self) -> tuple[YearCount, ...]:
         """Citing papers per year over the full history, zero years kept.

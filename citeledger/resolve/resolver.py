@@ -37,7 +37,7 @@ from attrs import field, frozen
 from rapidfuzz import fuzz
 
 from citeledger._progress import progress_callback
-from citeledger.errors import ModelError, WorkerLost
+from citeledger.errors import InvalidArgument, ModelError, WorkerLost
 from citeledger.identifiers import (
     PREPRINT_DOI_PREFIXES,
     Identifier,
@@ -235,6 +235,29 @@ def _duplicate_record(a: _Scored, b: _Scored) -> bool:
             return agreement in (Agreement.AGREE, Agreement.PARTIAL)
         return agreement is Agreement.AGREE
     return True
+
+
+def _shared_identifier(ident: Identifier, scored: Sequence[_Scored]) -> list[_Scored]:
+    """The records holding ``ident`` itself when they are different works, else ``[]``.
+
+    Two catalog records under one identifier that are not one work's duplicate records
+    (:func:`_duplicate_record`): a catalog merging sources that disagree, or a DOI reused.
+    """
+    key = work_key(ident)
+    holding = [s for s in scored if any(work_key(i) == key for i in s.paper.identifiers)]
+    if len(holding) < 2:
+        return []
+    first = holding[0]
+    if all(_same_work(first.paper, s.paper) and first.paper == s.paper for s in holding[1:]):
+        return []
+    if all(_duplicate_record(first, s) for s in holding[1:]):
+        return []
+    return holding
+
+
+def _compared_nothing(comp: Comparison) -> bool:
+    """Whether a comparison found no field on both sides (a bare identifier)."""
+    return comp.title is None and all(o[1] is Agreement.MISSING for o in comp.outcomes)
 
 
 def _one_title(a: _Scored, b: _Scored) -> tuple[str, str]:
@@ -788,6 +811,35 @@ class Resolver:
                 ]
             )
             agreeing = [s for s in scored if not self._exact_problems(s.comparison)]
+            shared = _shared_identifier(ident, scored)
+            told = ""
+            if shared:
+                # Different works under one identifier: the identifier proves nothing by
+                # itself; only metadata that agree with exactly one of them decide.
+                fits = [s for s in shared if any(s is a for a in agreeing)]
+                if len(fits) > 1:
+                    return _trusted_resolution(
+                        state=ResolutionState.UNRESOLVED,
+                        method=None,
+                        evidence=(
+                            *evidence,
+                            *(_ident_evidence(ident, s.paper, "one of the records") for s in fits),
+                        ),
+                        reason=f"{ident} is held by {len(shared)} different works in the catalog "
+                        f"({'; '.join(_describe(s.paper) for s in shared)}); "
+                        + (
+                            "the reference has no metadata to tell them apart"
+                            if _compared_nothing(fits[0].comparison)
+                            else "the reference's metadata agree with more than one"
+                        ),
+                        alternatives=tuple(s.paper for s in fits),
+                    )
+                if fits:
+                    agreeing = [fits[0], *(s for s in agreeing if s is not fits[0])]
+                    told = (
+                        f" (one of {len(shared)} different works holding it; the metadata "
+                        "agree with this one only)"
+                    )
             if agreeing:
                 chosen = agreeing[0]
                 key = work_key(ident)
@@ -813,7 +865,7 @@ class Resolver:
                         _ident_evidence(ident, chosen.paper, note),
                         *comp.evidence,
                     ),
-                    reason=f"{ident} {note}; metadata agree",
+                    reason=f"{ident} {note}{told}; metadata agree",
                     alternatives=tuple(s.paper for s in agreeing[1:]),
                 )
             if mismatch is None:
@@ -989,7 +1041,11 @@ class Resolver:
                 raised here.
             ModelError: ``refs`` is a string or not iterable (a bad *item* is a
                 ``PARSE_UNCERTAIN`` result instead).
+            InvalidArgument: ``workers`` is not a whole number of at least 1.
         """
+        valid: object = workers
+        if isinstance(valid, bool) or not isinstance(valid, int) or valid < 1:
+            raise InvalidArgument(f"workers must be a whole number >= 1, got {workers!r}")
         if isinstance(refs, str | bytes) or not isinstance(refs, Iterable):
             raise ModelError(
                 "resolve_many takes an iterable of references, papers or reference strings, "

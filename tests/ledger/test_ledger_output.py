@@ -142,7 +142,12 @@ def test_to_records_rows(records: dict[str, cl.CitationRecord]) -> None:
     assert isinstance(rows[0]["observed"], dt.datetime)
     assert rows[0]["observed"].tzinfo is not None
     scalars = (str, int, float, bool, dt.datetime, type(None))
-    assert all(isinstance(v, scalars) for r in rows for v in r.values())
+    # Scalars, or lists of strings (identifiers, areas, intents: list columns in frames).
+    assert all(
+        isinstance(v, scalars) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+        for r in rows
+        for v in r.values()
+    )
     citing = records[ZERO].to_records("citing")
     assert [list(r) for r in citing[:1]] == [[n for n, _ in CITING_PAPER_COLUMNS]]
     assert [r["rank"] for r in citing[:3]] == [1, 2, 3]

@@ -1,0 +1,517 @@
+"""Re-run every class of hostile input of issue 13 against the public API, outside pytest.
+
+    python benchmarks/hostile_harness.py
+
+Starts its own loopback fault server (two, for cross-host redirects), scripts each fault, and
+prints one line per class: PASS or FAIL, the attempts the server saw (or the calls made) and the
+time taken. Exits 1 if any class fails. Nothing leaves the machine: every server listens on
+127.0.0.1 and the redirect targets that are not loopback are refused before any connection.
+
+The classes: endless paging, cross-host redirects with keys, drip/deadline, gzip bomb, bad
+bytes, plug-in faults, a failing provider in resolve_many, a shared DOI, dump bad rows, secrets
+in 2xx details and logs, wrong types.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import gzip
+import io
+import json
+import logging
+import pickle
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import citeledger as cl
+from citeledger.errors import (
+    DeadlineExceeded,
+    DeserializationError,
+    InvalidResponseError,
+    ModelError,
+    PagingStopped,
+    RedirectRefused,
+    ResponseTooLarge,
+)
+from citeledger.formats import jats
+from citeledger.formats.dumps import iter_opencitations_csv
+from citeledger.ledger import Outcome
+from citeledger.serialize import loads
+from citeledger.sources import arxiv, crossref
+from citeledger.sources._common import decode_json
+from citeledger.sources._paging import PageBounds, PageGuard, PageStop
+from citeledger.sources._transport import Request, RequestsTransport, RetryPolicy
+from citeledger.sources._transport import parse_retry_after as retry_after
+from citeledger.sources.crossref import CrossrefSource
+from citeledger.testing import FakeSource
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+SECRET = "sk-harness-0123456789"
+NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
+Handler = Callable[[BaseHTTPRequestHandler], None]
+
+
+class FaultServer:
+    """A loopback HTTP server routing each path to a scripted fault; logs every request."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, Handler] = {}
+        self.log: list[str] = []
+        server = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                server.log.append(self.path)
+                route = server.routes.get(self.path.split("?", 1)[0])
+                if route is None:
+                    self.send_error(404)
+                    return
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    route(self)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def reset(self) -> None:
+        self.routes.clear()
+        self.log.clear()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def reply(
+    h: BaseHTTPRequestHandler,
+    body: bytes,
+    *,
+    status: int = 200,
+    content_type: str = "application/json",
+    headers: dict[str, str] | None = None,
+) -> None:
+    h.send_response(status)
+    h.send_header("Content-Type", content_type)
+    h.send_header("Content-Length", str(len(body)))
+    for k, v in (headers or {}).items():
+        h.send_header(k, v)
+    h.end_headers()
+    h.wfile.write(body)
+
+
+def fast(**options: Any) -> RetryPolicy:
+    base: dict[str, Any] = {
+        "max_attempts": 2,
+        "backoff_base": 0.0,
+        "jitter": False,
+        "connect_timeout": 1.0,
+        "read_timeout": 1.0,
+        "attempt_deadline": 1.0,
+        "call_deadline": 3.0,
+    }
+    base.update(options)
+    return RetryPolicy(**base)
+
+
+def crossref_page(n: int, start: int, cursor: str) -> bytes:
+    items = [{"DOI": f"10.1000/w{start + i}", "title": [f"Work {start + i}"]} for i in range(n)]
+    message = {"items": items, "next-cursor": cursor}
+    return json.dumps({"status": "ok", "message-type": "work-list", "message": message}).encode()
+
+
+class Failed(AssertionError):
+    """A check of the harness did not hold."""
+
+
+def check(condition: object, what: str) -> None:
+    if not condition:
+        raise Failed(what)
+
+
+# ------------------------------------------------------------------------------ the classes
+
+
+def endless_paging(srv: FaultServer) -> str:
+    srv.routes["/works"] = lambda h: reply(h, crossref_page(5, 0, "same"))
+    paged = CrossrefSource(base_url=srv.url, policy=fast(), min_interval=0).works(query="x", rows=5)
+    got = list(paged)
+    check(len(got) == 5, f"kept {len(got)} of 5")
+    check(isinstance(paged.error, PagingStopped), "no PagingStopped")
+    same = len(srv.log)
+    srv.reset()
+    calls = {"n": 0}
+
+    def fresh(h: BaseHTTPRequestHandler) -> None:
+        calls["n"] += 1
+        reply(h, crossref_page(5, 5 * calls["n"], f"c{calls['n']}"))
+
+    srv.routes["/works"] = fresh
+    src = CrossrefSource(base_url=srv.url, policy=fast(), min_interval=0)
+    src.page_bounds = PageBounds(max_pages=4)
+    paged = src.works(query="x", rows=5)
+    got = list(paged)
+    check(len(got) == 20, f"page bound kept {len(got)} of 20")
+    stop = paged.error
+    check(isinstance(stop, PagingStopped), "page bound: no PagingStopped")
+    check(isinstance(stop, PagingStopped) and stop.reason == PageStop.PAGE_BOUND, "wrong reason")
+    guard = PageGuard(source="semanticscholar")
+    guard.page(list(range(100)))
+    try:
+        guard.next_offset(1, read_to=100, total=None)
+    except PagingStopped as exc:
+        check(exc.reason == PageStop.OFFSET_OVERLAP, "creeping offset: wrong reason")
+    else:
+        raise Failed("a creeping S2 offset was followed")
+    check(same == 2, f"same cursor: {same} requests")
+    return f"same cursor: {same} requests; page bound: {len(srv.log)} requests"
+
+
+def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
+    targets = [
+        f"http://localhost:{other.port}/steal",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://example.org/steal",
+        "file:///etc/passwd",
+    ]
+    for location in targets:
+
+        def redirect(h: BaseHTTPRequestHandler, loc: str = location) -> None:
+            reply(h, b"", status=302, headers={"Location": loc})
+
+        srv.routes["/w"] = redirect
+        request = Request(
+            url=srv.url + "/w",
+            params={"api_key": SECRET},
+            headers={"x-api-key": SECRET, "Crossref-Plus-API-Token": f"Bearer {SECRET}"},
+        )
+        try:
+            RequestsTransport(policy=fast()).send(request, source="x")
+        except RedirectRefused as exc:
+            check(exc.attempt == 1, f"{location}: retried")
+            check(SECRET not in str(exc), f"{location}: key in the error")
+        else:
+            raise Failed(f"followed a redirect to {location}")
+    check(not other.log, f"the other host saw {len(other.log)} requests")
+    return f"{len(targets)} targets refused, {len(srv.log)} requests, 0 reached the other host"
+
+
+def drip_deadline(srv: FaultServer) -> str:
+    def drip(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Length", "100")
+        h.end_headers()
+        for _ in range(100):
+            h.wfile.write(b"x")
+            h.wfile.flush()
+            time.sleep(0.1)
+
+    srv.routes["/drip"] = drip
+    started = time.monotonic()
+    try:
+        RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0)).send(
+            Request(url=srv.url + "/drip"), source="x"
+        )
+    except DeadlineExceeded as exc:
+        attempts = exc.attempt
+    else:
+        raise Failed("a 10 s drip was read to the end")
+    took = time.monotonic() - started
+    check(took < 2.5, f"{took:.1f} s for two 0.5 s attempts")
+    return f"{attempts} attempts cut at 0.5 s each"
+
+
+def gzip_bomb(srv: FaultServer) -> str:
+    bomb = gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9)
+    srv.routes["/bomb"] = lambda h: reply(h, bomb, headers={"Content-Encoding": "gzip"})
+    try:
+        RequestsTransport(policy=fast(max_response_bytes=1024 * 1024)).send(
+            Request(url=srv.url + "/bomb"), source="x"
+        )
+    except ResponseTooLarge as exc:
+        check(exc.attempt == 1, "retried")
+    else:
+        raise Failed("a 64 MiB bomb was inflated past the 1 MiB cap")
+    return f"{len(bomb) // 1024} KiB bomb refused at the 1 MiB cap"
+
+
+def bad_bytes(srv: FaultServer) -> str:
+    for value in ["\u00b2", "\u0663", "9" * 5000]:
+        got = retry_after(value)
+        check(got is None or got >= 0, f"Retry-After {value[:5]!r}: {got}")
+    feed = (
+        b'<feed xmlns="http://www.w3.org/2005/Atom" '
+        b'xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">'
+        b"<opensearch:totalResults>" + b"9" * 5000 + b"</opensearch:totalResults></feed>"
+    )
+    check(arxiv.parse_feed(feed).total is None, "a 5,000-digit total was taken")
+    doc = (
+        b"<article><back><ref-list>"
+        b'<ref id="r1"><mixed-citation>One. <pub-id pub-id-type="doi">10.1234/a&amp;#x41;'
+        b"</pub-id></mixed-citation></ref>"
+        b'<ref id="r2"><mixed-citation>Two.</mixed-citation></ref>'
+        b"</ref-list></back></article>"
+    )
+    check(len(jats.parse_jats_references(doc)) == 2, "a hex reference lost the JATS document")
+    paper = cl.Paper(title=json.loads('"broken \\ud83d title"'), identifiers=["doi:10.1234/s"])
+    rec = cl.build_record("doi:10.1234/s", [FakeSource(papers=[paper], citations={})], now=NOW)
+    rec.to_json().encode("utf-8")
+    rec.render("html").encode("utf-8")
+    return "Retry-After, 5,000 digits, &#x41;, lone surrogate: all typed or cleaned"
+
+
+class _Plugin:
+    def __init__(self, **answers: Any) -> None:
+        self.name = "plugin"
+        self.capabilities = frozenset(cl.Capability)
+        self.answers = answers
+
+    def _answer(self, method: str, default: Any) -> Any:
+        value = self.answers.get(method, default)
+        if isinstance(value, BaseException):
+            raise value
+        return value() if callable(value) else value
+
+    def paper(self, ident: Any) -> Any:
+        return self._answer("paper", None)
+
+    def references(self, ident: Any) -> Any:
+        return self._answer("references", [])
+
+    def citations(self, ident: Any) -> Any:
+        return self._answer("citations", cl.Paged(iter([])))
+
+    def citation_counts(self, ident: Any) -> Any:
+        return self._answer("citation_counts", [])
+
+    def events(self, ident: Any) -> Any:
+        return self._answer("events", cl.NoticeCheck.none_found(sources=["plugin"], checked=NOW))
+
+
+def plugin_faults(srv: FaultServer) -> str:
+    pid = "doi:10.1234/target"
+    cited = cl.Paper(identifiers=[pid], title="Target", year=2020)
+    good_obs = [
+        cl.Observation(
+            direction="inbound",
+            citing=cl.Paper(identifiers=[f"doi:10.1234/c{i}"], title=f"C{i}", year=2022),
+            cited=cited,
+            source="good",
+            observed=NOW,
+        )
+        for i in range(3)
+    ]
+    good = FakeSource(name="good", papers=[cited], citations={pid: good_obs})
+
+    def later_page() -> cl.Paged[cl.Observation]:
+        def pages() -> Iterator[tuple[list[cl.Observation], int | None]]:
+            yield good_obs[:1], 3
+            raise RuntimeError("page 2")
+
+        return cl.Paged(pages())
+
+    release = threading.Event()
+
+    def hang() -> Any:
+        release.wait(30)
+
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("RuntimeError", {"citations": RuntimeError("x")}, "RuntimeError"),
+        ("KeyError", {"paper": KeyError("k")}, "KeyError"),
+        ("ValueError", {"references": ValueError("v")}, "ValueError"),
+        ("Paged after page 1", {"citations": later_page}, "RuntimeError"),
+        ("wrong items", {"citations": lambda: iter(["s", {}, None])}, ""),
+        ("citations None", {"citations": lambda: None}, "WrongType"),
+        ("never returns", {"citations": hang}, "DeadlineExceeded"),
+    ]
+    started = time.monotonic()
+    calls = 0
+    try:
+        for label, answers, expected in cases:
+            rec = cl.build_record(pid, [_Plugin(**answers), good], now=NOW, source_deadline=0.3)
+            calls += len(rec.reports)
+            check(len(rec.inbound) >= 3, f"{label}: the other source's listing was lost")
+            mine = [r for r in rec.reports if r.source == "plugin"]
+            if expected:
+                check(any(r.error_type == expected for r in mine), f"{label}: not recorded")
+            else:
+                listed = [r for r in mine if r.capability == "citations"]
+                check(listed and len(listed[0].unreadable) == 3, f"{label}: not unreadable")
+                check(listed[0].outcome is Outcome.PARTIAL, f"{label}: not partial")
+        for exc in (KeyboardInterrupt(), SystemExit(3)):
+            try:
+                cl.build_record(pid, [_Plugin(paper=exc)], now=NOW)
+            except (KeyboardInterrupt, SystemExit):
+                pass
+            else:
+                raise Failed(f"{type(exc).__name__} was swallowed")
+    finally:
+        release.set()
+    took = time.monotonic() - started
+    check(took < 5, f"{took:.1f} s")
+    return f"{len(cases)} faults contained, {calls} source calls reported"
+
+
+class _Flaky:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def by_identifier(self, ident: Any) -> list[cl.Paper]:
+        return []
+
+    def candidates(self, ref: cl.Reference, *, limit: int) -> list[cl.Paper]:
+        self.calls += 1
+        if ref.title and "boom" in ref.title:
+            raise RuntimeError("provider down")
+        return []
+
+
+def failing_provider(srv: FaultServer) -> str:
+    provider = _Flaky()
+    refs = [cl.Reference(title=f"an ordinary title number {i}", year=2020) for i in range(999)]
+    refs.insert(500, cl.Reference(title="boom goes the provider", year=2020))
+    results = cl.Resolver(providers=[provider]).resolve_many(refs, workers=1)
+    check(len(results) == 1000, f"{len(results)} of 1000 results")
+    check("provider down" in (results[500].reason or ""), "the failure is not the reason")
+    return f"1000 of 1000 results, {provider.calls} provider calls"
+
+
+def shared_doi(srv: FaultServer) -> str:
+    doi = "doi:10.1234/shared"
+    a = cl.Paper(identifiers=[doi], title="Deep learning of protein folding", year=2019)
+    b = cl.Paper(identifiers=[doi], title="A history of medieval trade routes", year=2003)
+    resolver = cl.Resolver([a, b])
+    bare = resolver.resolve(cl.Reference(identifiers=[doi]))
+    check(not bare.state.verified, f"a bare DOI verified: {bare.state}")
+    check(len(bare.alternatives) == 2, "both candidates not named")
+    told = resolver.resolve(cl.Reference(identifiers=[doi], title=b.title))
+    check(told.state.verified and told.target is not None, "matching metadata did not decide")
+    check(told.target is not None and told.target.title == b.title, "decided for the wrong one")
+    return f"bare: {bare.state.value}; with a title: {told.state.value}"
+
+
+def dump_bad_rows(srv: FaultServer) -> str:
+    lines = [b"oci,citing,cited,creation,timespan,journal_sc,author_sc"]
+    lines += [
+        f"oci:{i},doi:10.1000/a{i},doi:10.1000/b{i},2020,P1Y,no,no".encode() for i in range(1, 1201)
+    ]
+    lines[100] = lines[100].replace(b"oci:", b"oci:\xff")
+    lines[200] = lines[200].replace(b"doi:10.1000/a200", b'"doi:10.1000/a200')
+    lines[300] = b"x" * 5000
+    lines[400] = b"only,three,fields"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "dump.csv"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        bad: list[Any] = []
+        links = list(iter_opencitations_csv(path, on_unreadable=bad.append, max_record_bytes=4096))
+    check(len(links) == 1196, f"{len(links)} of 1196 rows")
+    check(len(bad) == 4, f"{len(bad)} unreadable, not 4")
+    return f"{len(links)} rows kept, {len(bad)} counted unreadable"
+
+
+def secrets_in_2xx(srv: FaultServer) -> str:
+    page = f"<html><head><title>Hello {SECRET}</title></head></html>".encode()
+    srv.routes["/w"] = lambda h: reply(h, page, content_type="text/html")
+    response = RequestsTransport(policy=fast()).send(
+        Request(url=srv.url + "/w", params={"token": SECRET}), source="opencitations"
+    )
+    try:
+        decode_json(response, source="opencitations")
+    except InvalidResponseError as exc:
+        texts = (str(exc), repr(exc), exc.detail, repr(response))
+        check(not any(SECRET in t for t in texts), "the key is in the error")
+        check(SECRET.encode() not in pickle.dumps(exc), "the key is in the pickle")
+    else:
+        raise Failed("an HTML page was read as JSON")
+    srv.routes["/j"] = lambda h: reply(h, b"{}")
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    log = logging.getLogger("urllib3")
+    old = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        RequestsTransport(policy=fast()).send(
+            Request(url=srv.url + "/j", params={"sig": SECRET}, secret_params={"sig"}), source="x"
+        )
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(old)
+    check("/j?sig=" in stream.getvalue(), "no DEBUG line was logged")
+    check(SECRET not in stream.getvalue(), "the key is in urllib3's DEBUG log")
+    return f"{len(srv.log)} requests; no key in detail, repr, pickle or log"
+
+
+def wrong_types(srv: FaultServer) -> str:
+    body = {
+        "message-type": "work",
+        "message": {"DOI": "10.1000/x1", "title": ["T"], "reference": "notalist"},
+    }
+    work = crossref.parse_work(json.dumps(body).encode())
+    check(len(work.references) == 1, f"'notalist' became {len(work.references)} references")
+    refused = 0
+    for build in (
+        lambda: loads("{}", list[cl.Paper]),
+        lambda: cl.Paper(title=5),
+        lambda: cl.Paper(year=10**30),
+        lambda: cl.Paper(year=-5),
+    ):
+        try:
+            build()
+        except (ModelError, DeserializationError):
+            refused += 1
+    check(refused == 4, f"{4 - refused} wrong types accepted")
+    return "notalist: 1 unreadable entry; {}, title=5, year 10^30 and -5 refused"
+
+
+def main() -> int:
+    server, other = FaultServer(), FaultServer()
+    classes: list[tuple[str, Callable[[], str]]] = [
+        ("endless paging", lambda: endless_paging(server)),
+        ("cross-host redirects with keys", lambda: cross_host_redirects(server, other)),
+        ("drip / deadline", lambda: drip_deadline(server)),
+        ("gzip bomb", lambda: gzip_bomb(server)),
+        ("bad bytes", lambda: bad_bytes(server)),
+        ("plug-in faults", lambda: plugin_faults(server)),
+        ("failing provider in resolve_many", lambda: failing_provider(server)),
+        ("shared DOI", lambda: shared_doi(server)),
+        ("dump bad rows", lambda: dump_bad_rows(server)),
+        ("secrets in 2xx details / logs", lambda: secrets_in_2xx(server)),
+        ("wrong types", lambda: wrong_types(server)),
+    ]
+    failed = 0
+    try:
+        for name, run in classes:
+            server.reset()
+            started = time.monotonic()
+            try:
+                detail = run()
+                verdict = "PASS"
+            except Exception as exc:
+                detail = f"{type(exc).__name__}: {exc}"
+                verdict = "FAIL"
+                failed += 1
+            took = time.monotonic() - started
+            print(f"{verdict}  {name:<34} {took:6.2f} s  {detail}")
+    finally:
+        server.close()
+        other.close()
+    print(f"{len(classes) - failed} of {len(classes)} classes hold")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
