@@ -65,3 +65,96 @@ def test_state_or_method_changes_the_id(state: str) -> None:
     assert other.id != one.id
     method = replace(one, resolution=replace(one.resolution, method="doi"))
     assert method.id != one.id
+
+
+# --------------------------------------------------------------------------- one citing work
+
+P = cl.Paper(
+    identifiers=["arXiv:2104.07857"],
+    title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",
+    authors=[
+        cl.Author(family="Rajbhandari", given="Samyam"),
+        cl.Author(family="He", given="Yuxiong", orcid="0000-0002-1825-0097"),
+    ],
+    year=2021,
+)
+TITLE = "Scaling sparse mixture of experts training across thousands of accelerators"
+
+
+def _inbound(source: str, *citing: cl.Paper) -> list[cl.Observation]:
+    return [
+        cl.Observation(
+            direction="inbound", citing=c, cited=P, source=source, observed=NOW, position=i
+        )
+        for i, c in enumerate(citing, start=1)
+    ]
+
+
+def _record(*citing: cl.Paper) -> cl.CitationRecord:
+    fake = FakeSource(
+        name="s2", papers=[P], citations={"arXiv:2104.07857": _inbound("s2", *citing)}
+    )
+    return cl.build_record("arXiv:2104.07857", [fake], now=NOW)
+
+
+AUTHORS = [cl.Author(family="Lovelace", given="Ada"), cl.Author(family="Babbage", given="Charles")]
+
+
+def test_an_arxiv_preprint_and_its_neurips_version_are_one_citing_work() -> None:
+    preprint = cl.Paper(identifiers=["arXiv:2203.01234"], title=TITLE, authors=AUTHORS, year=2022)
+    published = cl.Paper(
+        identifiers=["doi:10.5555/neurips.2023.77"],
+        title=TITLE,
+        authors=AUTHORS,
+        year=2023,
+        venue="Advances in Neural Information Processing Systems (NeurIPS)",
+    )
+    record = _record(preprint, published)
+    (work,) = record.citing_works
+    assert len(work.observations) == 2
+    assert "another publication of one work" in work.grouping[0]
+    assert "preprint (arXiv, 2022)" in work.grouping[0]
+    assert not work.unlinked
+    assert record.citing_total == 1
+
+
+def test_an_arxiv_datacite_doi_links_the_preprint_to_its_arxiv_id() -> None:
+    a = cl.Paper(identifiers=["doi:10.48550/arXiv.2203.01234"], title=TITLE, year=2022)
+    b = cl.Paper(identifiers=["arXiv:2203.01234v2"], title=TITLE + " (v2)", year=2022)
+    (work,) = _record(a, b).citing_works
+    assert "arXiv DataCite DOI" in work.grouping[0]
+
+
+def test_look_alikes_kept_apart_say_truly_what_links_them() -> None:
+    # Same title and authors, two published venues years apart, neither a preprint: the rule
+    # for another publication does not apply, and the note must not deny the shared authors.
+    a = cl.Paper(title=TITLE, authors=AUTHORS, year=2019, venue="Workshop on Systems")
+    b = cl.Paper(title=TITLE, authors=AUTHORS, year=2023, venue="Workshop on Systems")
+    works = _record(a, b).citing_works
+    assert len(works) == 2
+    note = works[1].unlinked[0]
+    assert "shared author Ada Lovelace" in note
+    assert "no identifier, relation or shared author" not in note
+
+
+# --------------------------------------------------------------------------- self-citation
+
+
+@pytest.mark.parametrize(
+    ("author", "expected"),
+    [
+        (cl.Author(family="He", given="Yang"), False),  # not Yuxiong He: given names conflict
+        (cl.Author(family="He", given="Y."), True),  # an initial that does not conflict
+        (cl.Author(raw="Yuxiong He"), True),
+        (cl.Author(family="Rajbhandari", given="Samyam"), True),
+        # ORCID decides when both sides have one: another person of the same name...
+        (cl.Author(family="He", given="Yuxiong", orcid="0000-0001-5109-3700"), False),
+        # ...and one person writing the name differently.
+        (cl.Author(family="Ho", given="Yu-Hsiung", orcid="0000-0002-1825-0097"), True),
+    ],
+)
+def test_self_citation_by_orcid_else_by_full_name(author: cl.Author, expected: bool) -> None:
+    citing = cl.Paper(identifiers=["doi:10.5555/c1"], title="A citing paper", authors=[author])
+    (work,) = _record(citing).citing_works
+    assert work.self_citation is expected
+    assert work.shared_authors == ((author.name,) if expected else ())
