@@ -116,6 +116,8 @@ OBSERVATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("score", _FLOAT),
     ("influential", _BOOL),
     ("intents", _STR),
+    ("author_self_citation", _BOOL),  # the source's own flag (OpenCitations author_sc)
+    ("timespan", _STR),  # the source's ISO 8601 cited-to-citing duration (OpenCitations)
     # From a record only (null for plain observations):
     ("source_id", _STR),  # the source's own id of the observation, when it gave one
     ("notice", _STR),  # the cited work's standing-notice status (NoticeStatus value)
@@ -295,6 +297,8 @@ def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str
                 "score": None if res is None else float(res.score),
                 "influential": o.influential,
                 "intents": _join(o.intents),
+                "author_self_citation": o.author_self_citation,
+                "timespan": o.timespan,
                 "source_id": source_ids.get(o.id),
                 "notice": None if notice is None else notice.check.status.value,
                 "after_retraction": None if notice is None else notice.after_retraction,

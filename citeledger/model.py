@@ -1048,8 +1048,17 @@ class Observation:
         contexts: Citation contexts (sentences around the in-text citation), if given.
         intents: Citation intents (Semantic Scholar: "methodology", ...), if given.
         influential: Semantic Scholar's ``isInfluential``, if given.
+        author_self_citation: The source's own author self-citation flag (OpenCitations'
+            ``author_sc``), if given: the source's claim, kept apart from the ledger's check.
+        timespan: The source's ISO 8601 duration from the cited to the citing publication
+            (OpenCitations' ``timespan``, "P1Y10M10D"; negative when the citing work came
+            first), as given.
         id: Deterministic id; computed when not given (or empty). A given id must equal the
             computed one, so a stale id cannot slip through ``attrs.evolve``.
+
+    .. versionchanged:: 0.2.0
+       ``author_self_citation`` and ``timespan``; the id includes the resolution's state and
+       method.
     """
 
     direction: Direction = field(converter=Direction)
@@ -1063,6 +1072,8 @@ class Observation:
     contexts: tuple[str, ...] = field(default=(), converter=_strs)
     intents: tuple[str, ...] = field(default=(), converter=_strs)
     influential: bool | None = None
+    author_self_citation: bool | None = None
+    timespan: str | None = field(default=None, converter=_opt_str)
     id: str = field(default="", converter=str)
 
     def __attrs_post_init__(self) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 import citeledger as cl
 from citeledger.model import replace
+from citeledger.sources.opencitations import link_from_row
 from citeledger.sources.sample import ZERO_INFINITY, SampleSource
 from citeledger.testing import FakeSource
 
@@ -158,3 +159,36 @@ def test_self_citation_by_orcid_else_by_full_name(author: cl.Author, expected: b
     (work,) = _record(citing).citing_works
     assert work.self_citation is expected
     assert work.shared_authors == ((author.name,) if expected else ())
+
+
+# --------------------------------------------------------------------------- OpenCitations flags
+
+
+def test_opencitations_author_sc_and_timespan_reach_observation_tables_and_renderings() -> None:
+    link = link_from_row(
+        {
+            "oci": "0610-0612",
+            "citing": "doi:10.5555/citing",
+            "cited": "doi:10.5555/cited",
+            "creation": "2023-05",
+            "timespan": "P1Y10M10D",
+            "journal_sc": "no",
+            "author_sc": "yes",
+        }
+    )
+    obs = link.to_observation(direction="inbound", observed=NOW)
+    assert obs.author_self_citation is True
+    assert obs.timespan == "P1Y10M10D"
+    # Not part of the identity: the same citation without the flags is the same observation.
+    assert replace(obs, author_self_citation=None, timespan=None).id == obs.id
+    fake = FakeSource(name="opencitations", citations={"doi:10.5555/cited": [obs]})
+    record = cl.build_record("doi:10.5555/cited", [fake], now=NOW)
+    (row,) = record.to_records("observations")
+    assert row["author_self_citation"] is True
+    assert row["timespan"] == "P1Y10M10D"
+    flags = "opencitations reports: author self-citation yes; timespan P1Y10M10D"
+    for fmt in ("text", "markdown", "html"):
+        assert flags in record.render(fmt, view="ledger"), fmt
+    assert "opencitations flags 1 observations as author self-citations" in record.render("text")
+    again = cl.CitationRecord.from_json(record.to_json())
+    assert again.inbound[0].timespan == "P1Y10M10D"

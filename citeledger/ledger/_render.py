@@ -106,6 +106,16 @@ def _resolution_line(obs: Observation) -> str:
     return f"Resolution: {res.state.label}; {method}, observed {_z(obs.observed)}"
 
 
+def _source_flags(obs: Observation) -> str:
+    """What the source says of the citation itself (OpenCitations' author_sc and timespan)."""
+    said = []
+    if obs.author_self_citation is not None:
+        said.append(f"author self-citation {'yes' if obs.author_self_citation else 'no'}")
+    if obs.timespan:
+        said.append(f"timespan {obs.timespan}")
+    return f"{obs.source} reports: " + "; ".join(said) if said else ""
+
+
 def _notice_lines(notices: dict[str, ObservationNotice], obs: Observation) -> list[str]:
     notice = notices.get(obs.id)
     if notice is None:
@@ -210,7 +220,11 @@ def _ledger_text(record: CitationRecord) -> list[str]:
             else "Reference number not reported",
             "",
         ]
-        out += [_resolution_line(obs), "", *_notice_lines(notices, obs), ""]
+        out += [_resolution_line(obs), ""]
+        flags = _source_flags(obs)
+        if flags:
+            out += [flags, ""]
+        out += [*_notice_lines(notices, obs), ""]
     out += _extras_text(record)
     return out
 
@@ -242,6 +256,15 @@ def _extras_text(record: CitationRecord) -> list[str]:
             f"- No self-citation found; author lists unknown for {unknown:,} citing works."
             if unknown
             else "- No self-citation found."
+        ]
+    flagged_sc = [o for o in record.inbound if o.author_self_citation]
+    if flagged_sc:
+        by: dict[str, int] = {}
+        for o in flagged_sc:
+            by[o.source] = by.get(o.source, 0) + 1
+        out += [
+            f"- {src} flags {n:,} observations as author self-citations (its own check)."
+            for src, n in by.items()
         ]
     out += [""]
     flagged = [n for n in record.notices if n.after_retraction]
@@ -438,6 +461,7 @@ def _markdown(record: CitationRecord, view: str) -> str:
                 f"- `{sid}` {e(obs.citing.title or '')} — reference "
                 f"{obs.position if obs.position is not None else '?'}; "
                 f"{state}; {e(method)}, observed {_z(obs.observed)}. "
+                + (e(_source_flags(obs)) + ". " if _source_flags(obs) else "")
                 + (e(notice.check.describe()) if notice else "")
             )
         if record.disagreements:
@@ -565,6 +589,11 @@ def _html(record: CitationRecord, view: str) -> str:
                     else "<p>Reference number not reported</p>"
                 )
                 + f"<p>{h(_resolution_line(obs))}</p>"
+                + (
+                    f'<p class="cl-source-flags">{h(_source_flags(obs))}</p>'
+                    if _source_flags(obs)
+                    else ""
+                )
                 + (f"<p>{h(notice.check.describe())}</p>" if notice else "")
                 + "</div>"
             )
