@@ -6,6 +6,7 @@ Each test is built from the case the issue reports.
 from __future__ import annotations
 
 import datetime as dt
+import html
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 import citeledger as cl
 from citeledger.model import replace
 from citeledger.sources.opencitations import link_from_row
-from citeledger.sources.sample import ZERO_INFINITY, SampleSource
+from citeledger.sources.sample import ZERO, ZERO_INFINITY, SampleSource
 from citeledger.testing import FakeSource
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -192,3 +193,122 @@ def test_opencitations_author_sc_and_timespan_reach_observation_tables_and_rende
     assert "opencitations flags 1 observations as author self-citations" in record.render("text")
     again = cl.CitationRecord.from_json(record.to_json())
     assert again.inbound[0].timespan == "P1Y10M10D"
+
+
+# --------------------------------------------------------------------------- headline counts
+
+
+def _counted(name: str, total: int, when: dt.datetime) -> FakeSource:
+    obs = _inbound(name, cl.Paper(identifiers=[f"doi:10.5555/{name}"], title=f"Citing via {name}"))
+    counts = [cl.Measurement(value=total, source=name, observed=when, subject="arXiv:2104.07857")]
+    return FakeSource(
+        name=name,
+        papers=[P],
+        citations={"arXiv:2104.07857": obs},
+        counts={"arXiv:2104.07857": counts},
+    )
+
+
+def test_headline_counts_name_each_source_side_by_side_never_a_max() -> None:
+    openalex = _counted("openalex", 340, NOW)
+    s2 = _counted("s2", 412, NOW - dt.timedelta(days=1))
+    record = cl.build_record("arXiv:2104.07857", [openalex, s2], now=NOW)
+    assert [(m.source, m.value) for m in record.citing_counts()] == [
+        ("openalex", 340),
+        ("s2", 412),
+    ]
+    for fmt in ("text", "markdown", "html"):
+        page = record.render(fmt, view="page")
+        assert "cited by 340 (openalex, 8 Aug 2026) · cited by 412 (s2, 7 Aug 2026)" in page, fmt
+        assert (
+            "Cited by 340 papers per openalex (observed 8 Aug 2026) and 412 papers per s2" in page
+        )
+        assert "Cited by 412 papers" not in page
+        assert "752" not in page  # never a sum
+
+
+def test_a_listing_total_is_named_by_the_source_that_announced_it() -> None:
+    record = _record(cl.Paper(identifiers=["doi:10.5555/c1"], title="A citing paper"))
+    (m,) = record.citing_counts()
+    assert (m.source, m.value, m.observed) == ("s2", 1, NOW)
+    assert "cited by 1 (s2, 8 Aug 2026)" in record.render("text", view="page")
+    assert "Cited by 1 paper per s2 (observed 8 Aug 2026)." in record.render("text", view="page")
+
+
+# --------------------------------------------------------------------------- sorting
+
+
+@pytest.fixture(scope="module")
+def zero() -> cl.CitationRecord:
+    return cl.build_record(ZERO, [SampleSource()], now="2026-10-14T00:00:00Z")
+
+
+def test_ranked_citing_sorts_by_citations_year_or_title(zero: cl.CitationRecord) -> None:
+    by_count = zero.ranked_citing()
+    assert by_count == zero.ranked_citing(sort="citations")
+    assert by_count[0].paper.title == "Training Compute-Optimal Large Language Models"
+    by_year = zero.ranked_citing(sort=cl.ledger.CitingSort.YEAR)
+    years = [w.year or 0 for w in by_year]
+    assert years == sorted(years, reverse=True)
+    assert by_year[0].paper.title == "GLM-5: from Vibe Coding to Agentic Engineering"
+    titles = [w.paper.title or "" for w in zero.ranked_citing(sort="title")]
+    assert titles == sorted(titles, key=str.casefold)
+    with pytest.raises(ValueError, match="sideways"):
+        zero.ranked_citing(sort="sideways")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+def test_every_rendering_shows_the_sort_used(zero: cl.CitationRecord, fmt: str) -> None:
+    assert "Sort: citations (mlsanity). Also available: year, title." in zero.render(
+        fmt, view="page"
+    )
+    by_year = zero.render(fmt, view="page", sort="year")
+    assert "Sort: year, newest first, then citations (mlsanity)." in by_year
+    assert "50 most cited of 1,301 (sample), sorted by year" in by_year
+    # Numbering continues after the first twelve (the seed restarts it at 1 after "38 more").
+    assert "38 more; numbering continues" in zero.render(fmt, view="page")
+
+
+# --------------------------------------------------------------------------- one page, three views
+
+
+def _html_text(page: str) -> str:
+    return html.unescape(page)
+
+
+def _md_text(page: str) -> str:
+    for ch in "\\`*_[]<>|#":
+        page = page.replace("\\" + ch, ch)
+    return page
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "zero",
+        "zero_infinity",
+    ],
+)
+def test_text_markdown_and_html_pages_carry_the_same_facts(
+    build: str, zero: cl.CitationRecord
+) -> None:
+    record = (
+        zero
+        if build == "zero"
+        else cl.build_record(ZERO_INFINITY, [SampleSource()], now="2026-08-08T06:32:00Z")
+    )
+    text = record.render("text", view="page")
+    md = _md_text(record.render("markdown", view="page"))
+    page = _html_text(record.render("html", view="page"))
+    facts = [line.strip() for line in text.splitlines() if line.strip()]
+    facts.remove("Paper page")  # the text view's own heading
+    # Ranked lines carry their number in the text view ("  1. 2022 Title"): compare the fact.
+    facts = [f.split(". ", 1)[1] if f[:1].isdigit() and ". " in f[:6] else f for f in facts]
+    assert len(facts) > 10
+    for fact in facts:
+        assert fact in md, fact
+        assert fact in page, fact
+    for must in ("Abstract (sample)", "Builds on", "Built on by", "Key facts."):
+        if build == "zero":
+            assert must in md
+            assert must in page
