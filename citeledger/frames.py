@@ -131,6 +131,8 @@ OBSERVATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("checked_with", _STR),  # whose reference list was read (or whose word it is)
     ("checked", _TIME),  # when the citing paper's list was read
     ("check_reason", _STR),
+    ("author_self_citation", _BOOL),  # the source's own flag (OpenCitations author_sc)
+    ("timespan", _STR),  # the source's ISO 8601 cited-to-citing duration (OpenCitations)
     # From a record only (null for plain observations):
     ("source_id", _STR),  # the source's own id of the observation, when it gave one
     ("notice", _STR),  # the cited work's standing-notice status (NoticeStatus value)
@@ -377,6 +379,8 @@ def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str
                 "influential": o.influential,
                 "intents": _join(o.intents),
                 **_check_cells(o),
+                "author_self_citation": o.author_self_citation,
+                "timespan": o.timespan,
                 "source_id": source_ids.get(o.id),
                 "notice": None if notice is None else notice.check.status.value,
                 "after_retraction": None if notice is None else notice.after_retraction,

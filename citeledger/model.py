@@ -1095,28 +1095,36 @@ def _work_id(paper: Paper | None) -> str:
 
 
 def _observation_id(self: Observation) -> str:
-    """UUIDv5 over source, citing work, cited work and reference position."""
+    """UUIDv5 over source, citing work, cited work, reference position and resolution outcome.
+
+    The outcome (state and method) joins the name only when the observation is resolved, so
+    an observation without a resolution keeps the id it always had, while one source reporting
+    one citing paper at one reference number in two states (the seed's reference 234 pair)
+    gives two ids.
+    """
     cited = _work_id(self.cited)
     if not cited and self.reference is not None:
         cited = "ref:" + (self.reference.raw or self.reference.title or "")
-    name = "\x1f".join(
-        (
-            self.source,
-            _work_id(self.citing),
-            cited,
-            "" if self.position is None else str(self.position),
-        )
-    )
-    return str(uuid.uuid5(OBSERVATION_NAMESPACE, name))
+    parts = [
+        self.source,
+        _work_id(self.citing),
+        cited,
+        "" if self.position is None else str(self.position),
+    ]
+    res = self.resolution
+    if res is not None:
+        parts += [res.state.value, "" if res.method is None else res.method.value]
+    return str(uuid.uuid5(OBSERVATION_NAMESPACE, "\x1f".join(parts)))
 
 
 @frozen(kw_only=True)
 class Observation:
     """One sighting of a citation by one source.
 
-    The id is deterministic (UUIDv5 over source, citing work, cited work and reference position),
-    so the same observation seen twice has the same id, while two sources (or two states) give two
-    observations.
+    The id is deterministic (UUIDv5 over source, citing work, cited work, reference position
+    and, when resolved, the resolution's state and method), so the same observation seen twice
+    has the same id, while two sources, two positions or two states give two observations.
+    When it was seen (``observed``), the score, evidence and contexts do not enter the id.
 
     Args:
         direction: Inbound (someone cites the record's paper) or outbound (the paper cites).
@@ -1132,8 +1140,17 @@ class Observation:
         influential: Semantic Scholar's ``isInfluential``, if given.
         check: For an inbound observation, whether citeledger read the citing work's own
             reference list (:class:`InboundCheck`); None for one not (yet) checked.
+        author_self_citation: The source's own author self-citation flag (OpenCitations'
+            ``author_sc``), if given: the source's claim, kept apart from the ledger's check.
+        timespan: The source's ISO 8601 duration from the cited to the citing publication
+            (OpenCitations' ``timespan``, "P1Y10M10D"; negative when the citing work came
+            first), as given.
         id: Deterministic id; computed when not given (or empty). A given id must equal the
             computed one, so a stale id cannot slip through ``attrs.evolve``.
+
+    .. versionchanged:: 0.2.0
+       ``author_self_citation`` and ``timespan``; the id includes the resolution's state and
+       method.
     """
 
     direction: Direction = field(converter=Direction)
@@ -1148,6 +1165,8 @@ class Observation:
     intents: tuple[str, ...] = field(default=(), converter=_strs)
     influential: bool | None = None
     check: InboundCheck | None = None
+    author_self_citation: bool | None = None
+    timespan: str | None = field(default=None, converter=_opt_str)
     id: str = field(default="", converter=str)
 
     def __attrs_post_init__(self) -> None:
@@ -1157,8 +1176,9 @@ class Observation:
         elif self.id != expected:
             # A stale id (``attrs.evolve`` copies it) would silently merge two observations.
             raise ModelError(
-                f"observation id {self.id} does not match its source, citing and cited work and "
-                f"position (expected {expected}); omit id, or use citeledger.model.replace()"
+                f"observation id {self.id} does not match its source, citing and cited work, "
+                f"position and state (expected {expected}); omit id, or use "
+                "citeledger.model.replace()"
             )
 
     @property

@@ -19,10 +19,12 @@ renderings (``_render``) and the JSON Schema (``_schema``).
 
 from citeledger.ledger.build import build_record
 from citeledger.ledger.record import (
+    ITEMIZED,
     LINK_UNAVAILABLE,
     PRINCIPLE,
     SCHEMA,
     CitationRecord,
+    CitingSort,
     Claim,
     Disagreement,
     ObservationNotice,
@@ -36,10 +38,12 @@ from citeledger.ledger.record import (
 )
 
 __all__ = [
+    "ITEMIZED",
     "LINK_UNAVAILABLE",
     "PRINCIPLE",
     "SCHEMA",
     "CitationRecord",
+    "CitingSort",
     "Claim",
     "Disagreement",
     "ObservationNotice",

@@ -14,6 +14,8 @@ from citeledger.identifiers import Scheme, work_key
 from citeledger.ledger._util import _merge_names, _unique
 from citeledger.model import RelationKind
 from citeledger.page import AreaProfile, CitingWork
+from citeledger.resolve.names import shared_authors
+from citeledger.resolve.versions import other_publication
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -23,26 +25,17 @@ if TYPE_CHECKING:
     from citeledger.model import Measurement, Observation, Paper
 
 
-def _author_keys(paper: Paper) -> dict[tuple[str, str], str]:
-    out: dict[tuple[str, str], str] = {}
-    for a in paper.authors:
-        fam = a.family_key
-        if fam:
-            out[(fam, a.initials[:1])] = a.name
-    return out
-
-
 def _shared_authors(a: Paper, b: Paper) -> tuple[bool | None, tuple[str, ...]]:
-    ka, kb = _author_keys(a), _author_keys(b)
-    if not ka or not kb:
+    """Whether ``b`` shares an author with ``a`` (None: an author list is unknown), and who.
+
+    One person by ORCID when both records carry one, else by full-name agreement
+    (:func:`~citeledger.resolve.names.same_person`): never by family name and first initial alone.
+    Shared authors are named as ``b`` (the citing paper) writes them.
+    """
+    if not a.authors or not b.authors:
         return None, ()
-    shared = []
-    for (fam, ini), name in kb.items():  # named as the citing paper writes them
-        for fam2, ini2 in ka:
-            if fam == fam2 and (not ini or not ini2 or ini == ini2):
-                shared.append(name)
-                break
-    return bool(shared), tuple(shared)
+    shared = tuple(dict.fromkeys(author.name for author in shared_authors(a.authors, b.authors)))
+    return bool(shared), shared
 
 
 def _link_reason(a: Identifier, b: Identifier) -> str:
@@ -59,6 +52,27 @@ def _families(paper: Paper) -> set[str]:
     return {a.family_key for a in paper.authors if a.family_key}
 
 
+def _apart(pi: Paper, pj: Paper) -> str:
+    """Why two citing records of one title were kept apart, naming what does link them."""
+    if pi.year is None or pj.year is None:
+        why = "year unknown"
+    elif pi.year != pj.year:
+        why = f"years differ ({pj.year}, {pi.year})"
+    elif not _families(pi) or not _families(pj):
+        why = "author list unknown"
+    else:
+        why = "no shared author"
+    together = _shared_authors(pj, pi)[1]
+    if together:
+        why += f"; shared author {together[0]}, but not one publication of the work"
+        missing = "no identifier or relation links them, and the resolver's rule for another "
+        missing += "publication (one title, agreeing authors, a preprint and its later "
+        missing += "published version, or conference and journal versions) does not apply"
+    else:
+        missing = "no identifier, relation or shared author links them"
+    return f"{why}; {missing}"
+
+
 def _group_citing(
     paper: Paper,
     inbound: Sequence[Observation],
@@ -69,9 +83,11 @@ def _group_citing(
     Observations are grouped only when their identifiers link them (one work key: the same
     identifier, arXiv versions, an arXiv DataCite DOI and its arXiv id), when a source asserted
     a preprint/published (or other version) relation between them, or when they share a title
-    of at least four words and either cite this paper at the same reference number (with no
-    contradicting year or author list) or share the
-    year and at least one author family name. The same title and year alone never groups (two
+    of at least four words and either are two publications of one work by the resolver's own
+    rule (:func:`~citeledger.resolve.versions.other_publication`: agreeing authors, a preprint
+    and its later published version, or conference and journal versions), cite this paper at
+    the same reference number (with no contradicting year or author list), or share the year
+    and at least one author family name. The same title and year alone never groups (two
     papers can share a title); such look-alikes are listed in ``CitingWork.unlinked`` with why
     they were kept apart.
     """
@@ -132,6 +148,11 @@ def _group_citing(
                 if pi.year is not None and pi.year == pj.year and shared:
                     union(j, i, f"same title and year ({pi.year}) and shared author {shared[0]}")
                     continue
+                versions = other_publication(pj, pi)
+                if versions:
+                    # The resolver's own rule for another publication of one work.
+                    union(j, i, f"another publication of one work: {versions}")
+                    continue
                 pos_i, pos_j = inbound[i].position, inbound[j].position
                 years_clash = pi.year is not None and pj.year is not None and pi.year != pj.year
                 authors_clash = bool(_families(pi) and _families(pj)) and not shared
@@ -140,14 +161,7 @@ def _group_citing(
                     # citing paper seen twice" (two link tables, two states), not two papers.
                     union(j, i, f"same title and same reference number ({pos_i}) citing this paper")
                     continue
-                if pi.year is None or pj.year is None:
-                    why = "year unknown"
-                elif pi.year != pj.year:
-                    why = f"years differ ({pj.year}, {pi.year})"
-                elif not _families(pi) or not _families(pj):
-                    why = "author list unknown"
-                else:
-                    why = "no shared author"
+                why = _apart(pi, pj)
                 lookalikes.setdefault(i, []).append((j, why))
                 lookalikes.setdefault(j, []).append((i, why))
     groups: dict[int, list[int]] = {}
@@ -186,8 +200,7 @@ def _group_citing(
                     unlinked.setdefault(
                         their,
                         f"same title as the citing work of observation {first}, "
-                        f"not grouped ({apart}; no identifier, relation or shared author "
-                        "links them)",
+                        f"not grouped ({apart})",
                     )
         self_cite, shared_names = _shared_authors(paper, best)
         measured: list[Measurement] = []

@@ -14,9 +14,9 @@ SVG bar chart (no plotting dependency).
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from citeledger.ledger.record import PRINCIPLE, _z
+from citeledger.ledger.record import ITEMIZED, PRINCIPLE, CitingSort, _z
 from citeledger.model import (
     CheckStatus,
     Coverage,
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import datetime as dt
 
     from citeledger.ledger.record import CitationRecord, ObservationNotice
+    from citeledger.model import Measurement
     from citeledger.page import CitingWork, YearCount
 
 __all__ = ["STYLESHEET", "coverage_line", "render", "svg_bar_chart"]
@@ -154,6 +155,16 @@ def _entry_line(obs: Observation) -> str | None:
     return f"Entry{key} ({check.source}): {text}"
 
 
+def _source_flags(obs: Observation) -> str:
+    """What the source says of the citation itself (OpenCitations' author_sc and timespan)."""
+    said = []
+    if obs.author_self_citation is not None:
+        said.append(f"author self-citation {'yes' if obs.author_self_citation else 'no'}")
+    if obs.timespan:
+        said.append(f"timespan {obs.timespan}")
+    return f"{obs.source} reports: " + "; ".join(said) if said else ""
+
+
 def _notice_lines(notices: dict[str, ObservationNotice], obs: Observation) -> list[str]:
     notice = notices.get(obs.id)
     if notice is None:
@@ -258,8 +269,13 @@ def _ledger_text(record: CitationRecord) -> list[str]:
             else "Reference number not reported",
             "",
         ]
+        out += [_resolution_line(obs), ""]
         entry = _entry_line(obs)
-        out += [_resolution_line(obs), "", *([entry, ""] if entry else [])]
+        if entry:
+            out += [entry, ""]
+        flags = _source_flags(obs)
+        if flags:
+            out += [flags, ""]
         out += [*_notice_lines(notices, obs), ""]
     out += _extras_text(record)
     return out
@@ -293,6 +309,15 @@ def _extras_text(record: CitationRecord) -> list[str]:
             if unknown
             else "- No self-citation found."
         ]
+    flagged_sc = [o for o in record.inbound if o.author_self_citation]
+    if flagged_sc:
+        by: dict[str, int] = {}
+        for o in flagged_sc:
+            by[o.source] = by.get(o.source, 0) + 1
+        out += [
+            f"- {src} flags {n:,} observations as author self-citations (its own check)."
+            for src, n in by.items()
+        ]
     out += [""]
     flagged = [n for n in record.notices if n.after_retraction]
     if flagged:
@@ -323,13 +348,92 @@ def _per_year_line(years: tuple[YearCount, ...]) -> str:
     return "Citing papers per year: " + "; ".join(f"{y.year}: {y.count:,}" for y in years) + "."
 
 
-def _page_text(record: CitationRecord) -> list[str]:
+class _Block(NamedTuple):
+    """One fact of the paper page, rendered alike by the text, Markdown and HTML views.
+
+    ``kind``: "title", "head" (a section heading), "para", "small" (a source note), "item"
+    (a numbered citing paper: ``number`` and the work's ``areas``), "more" (how many follow the
+    head of the list) or "chart" (where HTML draws its per-year chart; no text).
+    """
+
+    kind: str
+    text: str
+    number: int = 0
+    areas: str = ""
+
+
+def _count_label(m: Measurement, record: CitationRecord) -> str:
+    """A count with whose it is and its date: "1,301 (mlsanity, 14 Oct 2026)"."""
+    return f"{m.value:,} ({m.source}, {_short_date(_count_date(m, record))})"
+
+
+def _count_date(m: Measurement, record: CitationRecord) -> dt.date:
+    through = record.data_through
+    if through is not None and record.data_through_source == m.source:
+        return through
+    return m.observed.date()
+
+
+def _key_counts(record: CitationRecord) -> str:
+    """Each source's count, named: "Cited by 1,301 papers per mlsanity (data through ...)"."""
+    parts = []
+    for m in record.citing_counts():
+        when = (
+            f"data through {_short_date(_count_date(m, record))}"
+            if record.data_through_source == m.source
+            else f"observed {_short_date(m.observed.date())}"
+        )
+        whose = "itemized here" if m.source == ITEMIZED else f"per {m.source}"
+        noun = "paper" if m.value == 1 else "papers"
+        parts.append(f"{m.value:,} {noun} {whose} ({when})")
+    if not parts and record.citing_total is None:
+        return f"Cited by: {_citing_total(record)}."
+    if not parts:
+        return "No citing papers are known to the named sources."
+    return "Cited by " + " and ".join(parts) + "."
+
+
+def _total_whose(record: CitationRecord) -> str:
+    """Whose figure ``citing_total`` is: the sources announcing it, or "itemized here"."""
+    total = record.citing_total
+    announced = [
+        r.source
+        for r in record.reports
+        if r.capability == "citations" and r.subject is None and r.total == total
+    ]
+    if announced and total != len(record.citing_works):
+        return ", ".join(dict.fromkeys(announced))
+    return ITEMIZED
+
+
+def _sort_line(record: CitationRecord, sort: CitingSort) -> str:
+    src = record.ranking_source
+    if sort is CitingSort.CITATIONS:
+        how = f"citations ({src})" if src else "citations (no counts from the named sources)"
+    elif sort is CitingSort.YEAR:
+        how = "year, newest first" + (f", then citations ({src})" if src else "")
+    else:
+        how = "title, A to Z"
+    others = ", ".join(s.value for s in CitingSort if s is not sort)
+    return f"Sort: {how}. Also available: {others}."
+
+
+def _page_blocks(record: CitationRecord, sort: CitingSort) -> list[_Block]:
+    """The paper page's facts, in order: one list every view renders (the same facts in each)."""
     p = record.paper
-    out: list[str] = ["Paper page", ""]
+    out: list[_Block] = []
     through = record.data_through
     if through is not None:
-        out += [f"Data to {_short_date(through)}", ""]
-    out += [p.title or record.requested, ""]
+        whose = record.data_through_source
+        out.append(
+            _Block(
+                "small",
+                f"{whose} · Data to {_short_date(through)}"
+                if whose
+                else f"Data to {_short_date(through)}",
+            )
+        )
+    out.append(_Block("title", p.title or record.requested))
     facts = [
         record.paper_label.replace(":", " ", 1)
         if record.paper_label.startswith("arXiv:")
@@ -339,93 +443,119 @@ def _page_text(record: CitationRecord) -> list[str]:
         facts.append(f"First posted {_short_date(p.date)}")
     if p.areas:
         facts.append(" ".join(p.areas))
-    facts.append(f"cited by {_citing_total(record)}")
-    out += [" · ".join(facts), ""]
+    facts += [f"cited by {_count_label(m, record)}" for m in record.citing_counts()]
+    out.append(_Block("para", " · ".join(facts)))
     for prof in record.area_profiles:
         why = prof.explanation()
         if why:
             if prof.own_placement is None:
-                out += ["Not on the map. Why?", ""]
-            out += [why, f"(area profile from {prof.source}, observed {_z(prof.observed)})", ""]
+                out.append(_Block("head", "Not on the map. Why?"))
+            out.append(_Block("para", why))
+            out.append(
+                _Block("small", f"(area profile from {prof.source}, observed {_z(prof.observed)})")
+            )
     if p.abstract:
-        out += ["Abstract", "", p.abstract, ""]
-    total = record.citing_total
-    key = (
-        f"Key facts. Cited by {total:,} papers"
-        if total is not None
-        else f"Key facts. Cited by: {_citing_total(record)}"
-    )
-    if through is not None:
-        key += f" (data through {_short_date(through)})"
-    key += "."
+        src = record.abstract_source
+        out.append(_Block("head", f"Abstract ({src})" if src else "Abstract"))
+        out.append(_Block("para", p.abstract))
+    key = f"Key facts. {_key_counts(record)}"
     if p.date is not None:
         where = "on arXiv " if record.paper_label.startswith("arXiv:") else ""
         key += f" First posted {where}{_short_date(p.date)}."
-    out += [key, "", "Builds on", ""]
+    out += [_Block("para", key), _Block("head", "Builds on")]
     if record.outbound_total == 0:
-        out += ["No reference list yet.", ""]
+        out.append(_Block("para", "No reference list yet."))
     else:
         counts = ", ".join(f"{s.state.label} {s.count}" for s in record.resolution_counts())
-        out += [f"{record.outbound_total:,} references: {counts}.", ""]
-    out += ["Built on by", ""]
+        out.append(_Block("para", f"{record.outbound_total:,} references: {counts}."))
+    out.append(_Block("head", "Built on by"))
     years = record.per_year()
     if years:
         last = years[-1].year
         head = "Cited by year"
         if through is not None and through.year == last:
             head += f" ({last} to {through.day} {through.strftime('%b')})"
-        out += [head, "", _per_year_line(years), "", f"{sum(y.count for y in years):,} papers.", ""]
-    rec = record.reconciliation()
-    out += [rec.explanation, ""]
-    ranked = record.ranked_citing()
+        out += [
+            _Block("head", head),
+            _Block("chart", ""),
+            _Block("para", _per_year_line(years)),
+            _Block("para", f"{sum(y.count for y in years):,} papers."),
+        ]
+    out.append(_Block("para", record.reconciliation().explanation))
+    ranked = record.ranked_citing(sort=sort)
     if ranked:
         src = record.ranking_source
-        out += [
-            f"Citing papers ranked by their own citation counts ({src})."
-            if src
-            else "Citing papers (no citation counts of citing papers from the named sources).",
-            "",
-        ]
+        out.append(
+            _Block(
+                "para",
+                f"Citing papers ranked by their own citation counts ({src})."
+                if src
+                else "Citing papers (no citation counts of citing papers from the named sources).",
+            )
+        )
+        out.append(_Block("para", _sort_line(record, sort)))
         areas = record.citing_areas()
         if areas:
-            out += ["By area: " + ", ".join(f"{a} ({n})" for a, n in areas), ""]
+            out.append(_Block("para", "By area: " + ", ".join(f"{a} ({n})" for a, n in areas)))
         for i, w in enumerate(ranked, start=1):
             m = w.count(src) if src else None
             year = f"{w.year} " if w.year is not None else ""
             tail = f" · cited by {m.value:,}" if m is not None else ""
             tail += _other_counts(w, src)
-            out.append(f"{i:>3}. {year}{w.paper.title}{tail}")
+            out.append(_Block("item", f"{year}{w.paper.title}{tail}", i, " ".join(w.paper.areas)))
             if i == RANK_HEAD and len(ranked) > RANK_HEAD:
-                out.append(f"     ({len(ranked) - RANK_HEAD} more)")
-        if src:
-            out += ["", f"{len(ranked):,} most cited of {_citing_total(record)}", ""]
+                out.append(_Block("more", f"({len(ranked) - RANK_HEAD} more; numbering continues)"))
+        total = (
+            f"{record.citing_total:,} ({_total_whose(record)})"
+            if record.citing_total is not None
+            else _citing_total(record)
+        )
+        if src and sort is CitingSort.CITATIONS:
+            out.append(_Block("para", f"{len(ranked):,} most cited of {total}"))
+        elif src:
+            out.append(
+                _Block("para", f"{len(ranked):,} most cited of {total}, sorted by {sort.value}")
+            )
         else:
-            out += [
-                "",
-                f"{len(ranked):,} of {_citing_total(record)} citing papers listed, unranked",
-                "",
-            ]
-        out += [
-            (
+            out.append(_Block("para", f"{len(ranked):,} of {total} citing papers listed, unranked"))
+        out.append(
+            _Block(
+                "para",
                 f"All {len(ranked):,} itemized citing papers are exportable as JSON: "
-                "record.citing_json()."
-            ),
-            "",
-        ]
-    out += [
-        PRINCIPLE,
-        "",
-    ]
+                "record.citing_json().",
+            )
+        )
+    out.append(_Block("para", PRINCIPLE))
     return out
 
 
-def _text(record: CitationRecord, view: str) -> str:
+def _page_text(record: CitationRecord, sort: CitingSort) -> list[str]:
+    out: list[str] = ["Paper page", ""]
+    blocks = _page_blocks(record, sort)
+    for i, b in enumerate(blocks):
+        if b.kind == "chart":
+            continue
+        if b.kind == "item":
+            out.append(f"{b.number:>3}. {b.text}")
+        elif b.kind == "more":
+            out.append(f"     {b.text}")
+        elif b.kind == "small" and i and blocks[i - 1].kind == "para" and out and not out[-1]:
+            out[-1] = b.text  # a source note sits right under its fact
+        else:
+            out.append(b.text)
+        following = blocks[i + 1].kind if i + 1 < len(blocks) else ""
+        if b.kind not in ("item", "more") or following not in ("item", "more"):
+            out.append("")
+    return out
+
+
+def _text(record: CitationRecord, view: str, sort: CitingSort) -> str:
     note = record.status_note
     lines: list[str] = [note, ""] if note else []
     if view in ("ledger", "full"):
         lines += _ledger_text(record)
     if view in ("page", "full"):
-        lines += _page_text(record)
+        lines += _page_text(record, sort)
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n"
@@ -441,7 +571,7 @@ def _md_escape(text: str) -> str:
     return out
 
 
-def _markdown(record: CitationRecord, view: str) -> str:
+def _markdown(record: CitationRecord, view: str, sort: CitingSort) -> str:
     # Built once per rendering: per-observation lookups would be quadratic.
     notices, sids = record.notice_index(), record.source_id_index()
     p = record.paper
@@ -496,41 +626,33 @@ def _markdown(record: CitationRecord, view: str) -> str:
                 f"- `{sid}` {e(obs.citing.title or '')} — reference "
                 f"{obs.position if obs.position is not None else '?'}; {e(line)}. "
                 + (f"{e(entry)}. " if entry else "")
+                + (e(_source_flags(obs)) + ". " if _source_flags(obs) else "")
                 + (e(notice.check.describe()) if notice else "")
             )
         if record.disagreements:
             lines += ["", "## Disagreements between sources", ""]
             lines += [f"- {e(d.describe())}" for d in record.disagreements]
     if view in ("page", "full"):
-        years = record.per_year()
-        lines += [
-            "",
-            f"Cited by {e(_citing_total(record))} papers"
-            if record.citing_total is not None
-            else f"Cited by: {e(_citing_total(record))}",
-        ]
-        lines += ["", "## Cited by year", ""]
-        if years:
-            lines += ["| year | citing papers |", "|---|---|"] + [
-                f"| {y.year} | {y.count:,} |" for y in years
-            ]
-        lines += ["", e(record.reconciliation().explanation), ""]
-        ranked = record.ranked_citing()
-        if ranked:
-            src = record.ranking_source
-            lines += ["## Most cited citing papers", ""]
-            for i, w in enumerate(ranked, start=1):
-                m = w.count(src) if src else None
-                lines.append(
-                    f"{i}. {w.year or ''} {e(w.paper.title or '')}"
-                    + (f" — cited by {m.value:,}" if m else "")
-                    + e(_other_counts(w, src))
-                )
-            lines += ["", f"{len(ranked):,} most cited of {e(_citing_total(record))}"]
-        for prof in record.area_profiles:
-            why = prof.explanation()
-            if why:
-                lines += ["", f"**Area profile** ({e(prof.source)}): {e(why)}"]
+        lines += ["", "## Paper page", ""]
+        for b in _page_blocks(record, sort):
+            if b.kind == "title":
+                lines += [f"### {e(b.text)}", ""]
+            elif b.kind == "head":
+                lines += [f"#### {e(b.text)}", ""]
+            elif b.kind == "small":
+                lines += [f"*{e(b.text)}*", ""]
+            elif b.kind == "chart":
+                years = record.per_year()
+                lines += ["| year | citing papers |", "|---|---|"]
+                lines += [f"| {y.year} | {y.count:,} |" for y in years] + [""]
+            elif b.kind == "item":
+                lines.append(f"{b.number}. {e(b.text)}")
+            elif b.kind == "more":
+                lines.append(f"   *{e(b.text)}*")
+            else:
+                if lines and lines[-1] and lines[-1][:1].isdigit():
+                    lines.append("")  # end the list
+                lines += [e(b.text), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -772,40 +894,6 @@ def _states_table(record: CitationRecord) -> list[str]:
     return out
 
 
-def _ranked_table(record: CitationRecord) -> list[str]:
-    h = html.escape
-    ranked = record.ranked_citing()
-    if not ranked:
-        return ["<p>No citing papers are itemized.</p>"]
-    src = record.ranking_source
-    out = [
-        (
-            '<div class="cl-table"><table class="cl-ranked">'
-            '<thead><tr><th class="cl-n">#</th><th class="cl-n">year</th>'
-            f'<th>citing paper</th><th class="cl-n">cited by{f" ({h(src)})" if src else ""}</th>'
-            "</tr></thead><tbody>"
-        )
-    ]
-    for i, w in enumerate(ranked, start=1):
-        m = w.count(src) if src else None
-        areas = " ".join(w.paper.areas)
-        out.append(
-            f'<tr data-areas="{h(areas)}"><td class="cl-n">{i}</td>'
-            f'<td class="cl-n">{w.year or ""}</td>'
-            f'<td class="cl-wrap">{h(w.paper.title or "(untitled)")}'
-            + (f' <small class="cl-muted">{h(_other_counts(w, src))}</small>' if m else "")
-            + f'</td><td class="cl-n">{f"{m.value:,}" if m else "–"}</td></tr>'
-        )
-    out.append("</tbody></table></div>")
-    tail = (
-        f"{len(ranked):,} most cited of {_citing_total(record)}"
-        if src
-        else f"{len(ranked):,} of {_citing_total(record)} citing papers listed, unranked"
-    )
-    out.append(f'<p class="cl-muted">{h(tail)}; all are exportable: record.citing_json().</p>')
-    return out
-
-
 def _observation_blocks(record: CitationRecord) -> list[str]:
     # Built once per rendering: per-observation lookups would be quadratic.
     notices, sids = record.notice_index(), record.source_id_index()
@@ -843,6 +931,11 @@ def _observation_blocks(record: CitationRecord) -> list[str]:
                 )
                 + f"<p>{h(_resolution_line(obs))}</p>"
                 + (f"<p>{h(entry)}</p>" if (entry := _entry_line(obs)) else "")
+                + (
+                    f'<p class="cl-source-flags">{h(_source_flags(obs))}</p>'
+                    if _source_flags(obs)
+                    else ""
+                )
                 + (f"<p>{h(notice.check.describe())}</p>" if notice else "")
                 + "</div>"
             )
@@ -850,7 +943,53 @@ def _observation_blocks(record: CitationRecord) -> list[str]:
     return out
 
 
-def _html(record: CitationRecord, view: str) -> str:
+def _page_section(record: CitationRecord, sort: CitingSort) -> list[str]:
+    """The paper page's facts (the blocks the text and Markdown views print) as HTML.
+
+    The title is the page's ``<h2>`` and the chart with its heading and per-year line opens the
+    page view (first viewport), so those blocks are not drawn twice; the ranked citing papers
+    are a table.
+    """
+    h = html.escape
+    years = record.per_year()
+    drawn = {_per_year_line(years)} if years else set()
+    out = ['<section class="cl-page">']
+    in_table = False
+    for b in _page_blocks(record, sort):
+        if b.kind in ("item", "more") and not in_table:
+            out.append("<h3>Most cited citing papers</h3>")
+            out.append(
+                '<div class="cl-table"><table class="cl-ranked"><thead><tr>'
+                '<th class="cl-n">#</th><th>citing paper</th></tr></thead><tbody>'
+            )
+            in_table = True
+        elif b.kind not in ("item", "more") and in_table:
+            out.append("</tbody></table></div>")
+            in_table = False
+        if b.kind in ("title", "chart") or b.text in drawn:
+            continue
+        if b.kind == "head" and b.text.startswith("Cited by year"):
+            continue
+        if b.kind == "head":
+            out.append(f"<h4>{h(b.text)}</h4>")
+        elif b.kind == "small":
+            out.append(f'<p class="cl-muted">{h(b.text)}</p>')
+        elif b.kind == "item":
+            out.append(
+                f'<tr data-areas="{h(b.areas)}"><td class="cl-n">{b.number}</td>'
+                f'<td class="cl-wrap">{h(b.text)}</td></tr>'
+            )
+        elif b.kind == "more":
+            out.append(f'<tr class="cl-more"><td></td><td class="cl-muted">{h(b.text)}</td></tr>')
+        else:
+            out.append(f"<p>{h(b.text)}</p>")
+    if in_table:
+        out.append("</tbody></table></div>")
+    out.append("</section>")
+    return out
+
+
+def _html(record: CitationRecord, view: str, sort: CitingSort) -> str:
     h = html.escape
     p = record.paper
     out = ['<div class="citeledger-record">']
@@ -880,23 +1019,19 @@ def _html(record: CitationRecord, view: str) -> str:
         years = record.per_year()
         through = record.data_through
         if years:
-            out.append("<h3>Cited by year</h3>")
+            # The chart opens the page (first viewport); the facts follow in the page blocks.
+            head = next(
+                (
+                    b.text
+                    for b in _page_blocks(record, sort)
+                    if b.kind == "head" and b.text.startswith("Cited by year")
+                ),
+                "Cited by year",
+            )
+            out.append(f"<h3>{h(head)}</h3>")
             out.append(svg_bar_chart(years, partial_through=through))
-            line = _per_year_line(years)
-            if through is not None and through.year == years[-1].year:
-                line = line.rstrip(".") + f" ({through.year} to {_short_date(through)})."
-            out.append(f'<p class="cl-muted">{h(line)}</p>')
-            out.append(f"<p>{h(record.reconciliation().explanation)}</p>")
-        for prof in record.area_profiles:
-            why = prof.explanation()
-            if why:
-                out.append(f"<p><strong>Area profile</strong> ({h(prof.source)}): {h(why)}</p>")
-        if record.citing_works or years:
-            out.append("<h3>Most cited citing papers</h3>")
-            out += _ranked_table(record)
-        else:
-            out.append("<h3>Citing papers</h3>")
-            out.append("<p>No citing papers are known to the named sources.</p>")
+            out.append(f'<p class="cl-muted">{h(_per_year_line(years))}</p>')
+        out += _page_section(record, sort)
     out.append("<h3>Coverage</h3>")
     out += _coverage_table(record)
     if view in ("ledger", "full"):
@@ -923,19 +1058,25 @@ def _html(record: CitationRecord, view: str) -> str:
             out.append("<h3>What could not be measured</h3><ul>")
             out += [f"<li>{h(r.describe())}</li>" for r in problems]
             out.append("</ul>")
-    out.append(f"<blockquote>{h(PRINCIPLE)}</blockquote>")
     out.append("</div>")
     return "\n".join(out) + "\n"
 
 
-def render(record: CitationRecord, fmt: str = "text", *, view: str = "full") -> str:
-    """Render ``record`` as "text", "markdown" or "html"; ``view`` is "ledger", "page" or "full"."""
+def render(
+    record: CitationRecord, fmt: str = "text", *, view: str = "full", sort: str = "citations"
+) -> str:
+    """Render ``record`` as "text", "markdown" or "html"; ``view`` is "ledger", "page" or "full".
+
+    ``sort`` orders the page's citing papers (:class:`~citeledger.ledger.CitingSort`); every
+    view says which order it used. The three formats carry the same page facts.
+    """
     if view not in ("ledger", "page", "full"):
         raise ValueError(f"view must be 'ledger', 'page' or 'full', got {view!r}")
+    order = CitingSort(sort)
     if fmt == "text":
-        return _text(record, view)
+        return _text(record, view, order)
     if fmt == "markdown":
-        return _markdown(record, view)
+        return _markdown(record, view, order)
     if fmt == "html":
-        return _html(record, view)
+        return _html(record, view, order)
     raise ValueError(f"format must be 'text', 'markdown' or 'html', got {fmt!r}")

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
 
+from citeledger._text import key_text
 from citeledger.errors import CiteledgerError, DeserializationError, InvalidIdentifier
 from citeledger.identifiers import ArxivId, Identifier, Scheme, parse_identifier, work_key
 from citeledger.model import (
     Coverage,
     Facet,
     Measurement,
+    MeasurementKind,
     NoticeCheck,
     Observation,
     Paper,
@@ -47,10 +49,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "ITEMIZED",
     "LINK_UNAVAILABLE",
     "PRINCIPLE",
     "SCHEMA",
     "CitationRecord",
+    "CitingSort",
     "Claim",
     "Disagreement",
     "ObservationNotice",
@@ -281,6 +285,25 @@ class Reconciliation:
     itemized: int
     agrees: bool
     explanation: str
+
+
+class CitingSort(enum.StrEnum):
+    """How :meth:`CitationRecord.ranked_citing` orders citing works.
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: By the ranking source's citation counts of the citing works, most cited first.
+    CITATIONS = "citations"
+    #: Newest first; within a year by the ranking source's counts.
+    YEAR = "year"
+    #: By title, A to Z (case- and accent-insensitive).
+    TITLE = "title"
+
+
+#: The source name of the count of distinct citing works itemized in the record, used when no
+#: source gave a count or announced a total.
+ITEMIZED = "itemized here"
 
 
 # ============================================================================ the record
@@ -578,14 +601,73 @@ class CitationRecord:
         cov = self.coverage_of(Facet.INBOUND_ITEMIZATION)
         return cov.reason or ""
 
+    def citing_counts(self) -> tuple[Measurement, ...]:
+        """The paper's "cited by" figures, one per source, each with its name and date.
+
+        The sources' own citation counts (external measurements) first, then the totals a
+        citation listing announced for sources that gave no count (dated by the record's
+        build time), and, when no source gave either, the distinct citing works itemized here
+        (source ``"itemized here"``). Shown side by side; never a maximum or a sum.
+
+        .. versionadded:: 0.2.0
+        """
+        out = [m for m in self.measurements if m.kind is MeasurementKind.CITED_BY]
+        named = {m.source for m in out}
+        for r in self.reports:
+            if (
+                r.capability == "citations"
+                and r.subject is None
+                and r.total
+                and r.source not in named
+            ):
+                named.add(r.source)
+                out.append(
+                    Measurement(
+                        value=r.total,
+                        source=r.source,
+                        observed=self.built,
+                        kind=MeasurementKind.CITED_BY,
+                    )
+                )
+        if not out and self.citing_works:
+            out.append(
+                Measurement(
+                    value=len(self.citing_works),
+                    source=ITEMIZED,
+                    observed=self.built,
+                    kind=MeasurementKind.CITED_BY,
+                )
+            )
+        return tuple(out)
+
+    @property
+    def data_through_source(self) -> str | None:
+        """Whose data-through date :attr:`data_through` is (None: the latest observation's)."""
+        dated = [c for c in self.cited_by_year if c.through is not None]
+        if dated:
+            return max(dated, key=lambda c: c.through or dt.date.min).source
+        return None
+
+    @property
+    def abstract_source(self) -> str | None:
+        """The source whose description gave the paper's abstract, when known."""
+        abstract = self.paper.abstract
+        if not abstract:
+            return None
+        for d in self.paper_descriptions:
+            if d.abstract == abstract and d.source:
+                return d.source
+        return self.paper.source
+
     def ranked_citing(
         self,
         *,
         area: str | Iterable[str] | None = None,
         limit: int | None = None,
         source: str | None = None,
+        sort: CitingSort | str = "citations",
     ) -> tuple[CitingWork, ...]:
-        """Citing works ranked by their own citation counts (most cited first).
+        """Citing works ranked by their own citation counts (most cited first), or sorted.
 
         Args:
             area: Keep works in this area (or any of these areas): arXiv categories, OpenAlex
@@ -593,20 +675,33 @@ class CitationRecord:
             limit: Keep the first ``limit``.
             source: Rank by this source's counts (default: the first source that gave any).
                 Counts of different sources are never mixed in one ranking.
+            sort: :class:`CitingSort`: ``"citations"`` (the ranking source's counts, most
+                first), ``"year"`` (newest first, then by counts) or ``"title"`` (A to Z).
 
         Works without a count from the ranking source follow, in source order; ties keep the
         source's order.
+
+        .. versionchanged:: 0.2.0
+           ``sort``.
         """
+        order = CitingSort(sort)
         ranking = source if source is not None else self.ranking_source
         wanted = {area} if isinstance(area, str) else (set(area) if area is not None else None)
         works = [
             w for w in self.citing_works if wanted is None or wanted.intersection(w.paper.areas)
         ]
 
-        def key(item: tuple[int, CitingWork]) -> tuple[int, int, int]:
-            i, w = item
+        def by_count(i: int, w: CitingWork) -> tuple[int, int, int]:
             m = w.count(ranking) if ranking else None
             return (0, -m.value, i) if m is not None else (1, 0, i)
+
+        def key(item: tuple[int, CitingWork]) -> tuple[Any, ...]:
+            i, w = item
+            if order is CitingSort.YEAR:
+                return (w.year is None, -(w.year or 0), *by_count(i, w))
+            if order is CitingSort.TITLE:
+                return (key_text(w.paper.title) or "\uffff", i)
+            return by_count(i, w)
 
         ranked = [w for _, w in sorted(enumerate(works), key=key)]
         return tuple(ranked if limit is None else ranked[:limit])
@@ -666,17 +761,18 @@ class CitationRecord:
 
         return record_schema()
 
-    def render(self, fmt: str = "text", *, view: str = "full") -> str:
+    def render(self, fmt: str = "text", *, view: str = "full", sort: str = "citations") -> str:
         """Render the record.
 
         Args:
             fmt: "text" (the seed ledger's layout), "markdown" or "html" (with an inline SVG
                 chart of citations per year).
             view: "ledger", "page" (the paper page) or "full" (both).
+            sort: How the page lists citing papers (:class:`CitingSort`); the rendering says.
         """
         from citeledger.ledger._render import render  # noqa: PLC0415 - keeps import time low
 
-        return render(self, fmt, view=view)
+        return render(self, fmt, view=view, sort=sort)
 
     def _repr_html_(self) -> str:
         return self.render("html")

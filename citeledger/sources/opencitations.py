@@ -235,7 +235,8 @@ class CitationLink:
         """This link as an observation seen from the cited (inbound) or citing (outbound) side.
 
         OpenCitations asserts the link between the identifiers, so when the cited work has
-        one the resolution is verified exact by that identifier's method.
+        one the resolution is verified exact by that identifier's method. Its author
+        self-citation flag and timespan travel with the observation.
         """
         citing = Paper(identifiers=self.citing_identifiers, date=self.creation, source=NAME)
         cited = Paper(identifiers=self.cited_identifiers, source=NAME)
@@ -255,6 +256,8 @@ class CitationLink:
             resolution=resolution,
             source=NAME,
             observed=observed,
+            author_self_citation=self.author_sc,
+            timespan=self.timespan,
         )
 
 

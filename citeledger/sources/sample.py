@@ -16,12 +16,13 @@ paper-page protocols such as :class:`~citeledger.sources.CitedByYearSource`) ove
   embedded :meth:`SampleSource.catalog`.
 
 Observation ids: every observation gets citeledger's deterministic UUIDv5 (over source, citing
-work, cited work and reference position). The seed's ids are the source's *own* UUIDs; the sample
-hands them out through :meth:`SampleSource.observation_ids` and the record keeps and shows them
-next to the deterministic ids. The seed's observations name where they came from: linked ones
-(verified exact, metadata mismatch) come from ``paper_reference_links``, the unresolved ones
-("no resolver link") from ``paper_references`` alone; that is also what keeps the seed's duplicate
-(the same citing paper, reference 234, in two states) as two observations with two ids.
+work, cited work, reference position and resolution state and method). The seed's ids are the
+source's *own* UUIDs; the sample hands them out through :meth:`SampleSource.observation_ids`
+and the record keeps and shows them next to the deterministic ids. The seed's observations
+name where they came from: linked ones (verified exact, metadata mismatch) come from
+``paper_reference_links``, the unresolved ones ("no resolver link") from ``paper_references``
+alone. The seed's duplicate (the same citing paper, reference 234, in two states) is two
+observations with two ids, as it would be from one source.
 
 >>> import citeledger as cl
 >>> src = SampleSource()

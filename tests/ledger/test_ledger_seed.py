@@ -313,13 +313,14 @@ def test_zero_metadata_and_page_facts(zero: cl.CitationRecord) -> None:
     assert p.abstract.endswith("(Turing-NLG, 17B parameters) with record breaking accuracy.")
     assert str(zero.data_through) == "2026-10-14"
     text = zero.render("text", view="page")
+    # Each count names whose it is and its date (the seed's "mlsanity · Data to 14 Oct 2026").
+    assert "mlsanity · Data to 14 Oct 2026" in text
     assert (
-        "arXiv 1910.02054 · First posted 4 Oct 2019 · cs.LG cs.DC stat.ML · cited by 1,301" in text
+        "arXiv 1910.02054 · First posted 4 Oct 2019 · cs.LG cs.DC stat.ML · "
+        "cited by 1,301 (mlsanity, 14 Oct 2026)" in text
     )
-    assert (
-        "Key facts. Cited by 1,301 papers (data through 14 Oct 2026). First posted on arXiv 4 Oct 2019."
-        in text
-    )
+    assert "Key facts. Cited by 1,301 papers per mlsanity (data through 14 Oct 2026)" in text
+    assert "First posted on arXiv 4 Oct 2019." in text
     assert "Builds on\n\nNo reference list yet." in text
     assert "measured 0 of 0 reference resolution" in zero.render("text", view="ledger")
 

@@ -585,14 +585,35 @@ def test_observation_ids_are_deterministic_uuid5() -> None:
         "\x1f".join(("crossref", "doi:10.1234/citing", "arxiv:2104.07857", "1")),  # noqa: FLY002
     )
     assert one.id == str(expected)
-    # Seen again later, with a resolution and another arXiv version: the same observation.
+    # Seen again later, through another arXiv version: the same observation.
     again = _obs(
-        observed=NOW + dt.timedelta(days=3),
-        cited=Paper(identifiers=["10.48550/arXiv.2104.07857"]),
-        resolution=Resolution(state="verified_exact", method="arxiv_id", score=100),
-        direction=Direction.INBOUND,
+        observed=NOW + dt.timedelta(days=3), cited=Paper(identifiers=["10.48550/arXiv.2104.07857"])
     )
     assert again.id == one.id
+    # Resolved, the state and method join the name; seen again later with another score and
+    # direction flag, still one observation.
+    resolved = _obs(resolution=Resolution(state="verified_exact", method="arxiv_id", score=100))
+    assert resolved.id == str(
+        uuid.uuid5(
+            OBSERVATION_NAMESPACE,
+            "\x1f".join(  # noqa: FLY002
+                (
+                    "crossref",
+                    "doi:10.1234/citing",
+                    "arxiv:2104.07857",
+                    "1",
+                    "verified_exact",
+                    "arxiv_id",
+                )
+            ),
+        )
+    )
+    later = _obs(
+        observed=NOW + dt.timedelta(days=3),
+        resolution=Resolution(state="verified_exact", method="arxiv_id", score=90),
+        direction=Direction.INBOUND,
+    )
+    assert later.id == resolved.id
 
 
 @pytest.mark.parametrize(

@@ -67,13 +67,12 @@ def test_observation_ids_ignore_when_and_how_it_was_seen(
         cited=obs.cited,
         position=obs.position,
         reference=obs.reference,
+        resolution=obs.resolution,
         source=obs.source,
         observed=when,
     )
     assert again.id == obs.id
-    assert replace(obs, observed=when, resolution=None) == attrs.evolve(
-        obs, observed=when, resolution=None
-    )
+    assert replace(obs, observed=when) == attrs.evolve(obs, observed=when)
 
 
 @given(cst.observations(), st.sampled_from(["crossref", "openalex", "semanticscholar", "x"]))
