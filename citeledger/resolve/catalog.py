@@ -37,6 +37,7 @@ from citeledger.resolve.normalize import (
     normalize_title,
     title_tokens,
 )
+from citeledger.resolve.scoring import NameKey, name_keys
 
 if TYPE_CHECKING:
     from citeledger.model import Reference
@@ -119,10 +120,12 @@ class Catalog:
     """
 
     __slots__ = (
+        "_author_keys",
         "_block_tokens",
         "_ids",
         "_locators",
         "_max_df",
+        "_normalized",
         "_papers",
         "_postings",
         "_related",
@@ -148,6 +151,11 @@ class Catalog:
         self._locators: dict[str, int | list[int]] = {}
         self._block_tokens = block_tokens
         self._max_df = max_df
+        # Per-paper comparison keys, computed the first time a paper is a candidate and kept:
+        # a paper that is a candidate once is usually one again (references to one work, its
+        # look-alikes), and most papers never are, so nothing is computed for them at build.
+        self._normalized: dict[int, str] = {}
+        self._author_keys: dict[int, tuple[NameKey, ...]] = {}
         self.extend(papers)
 
     # ----------------------------------------------------------------------------- building
@@ -226,9 +234,19 @@ class Catalog:
         return self._papers[pid]
 
     def title_of(self, pid: int) -> str:
-        """The normalised title of paper ``pid``."""
-        title = self._papers[pid].title
-        return _normalize_once(title) if title else ""
+        """The normalised title of paper ``pid`` (computed once, then kept)."""
+        have = self._normalized.get(pid)
+        if have is None:
+            title = self._papers[pid].title
+            have = self._normalized[pid] = _normalize_once(title) if title else ""
+        return have
+
+    def author_keys(self, pid: int) -> tuple[NameKey, ...]:
+        """The :func:`~citeledger.resolve.scoring.name_keys` of paper ``pid`` (computed once)."""
+        have = self._author_keys.get(pid)
+        if have is None:
+            have = self._author_keys[pid] = name_keys(self._papers[pid].authors)
+        return have
 
     def document_frequency(self, token: str) -> int:
         """How many papers carry ``token`` in their normalised title."""
