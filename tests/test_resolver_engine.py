@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.model import Agreement
 from citeledger.resolve import resolver as resolver_module
 from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.resolver import _order, _Scored, _tie_key
@@ -20,7 +19,6 @@ from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
     compare,
-    compare_authors,
     name_keys,
 )
 
@@ -98,39 +96,6 @@ def test_compare_with_kept_author_keys_equals_compare(data: st.DataObject) -> No
     paper = data.draw(_paper())
     feats = ReferenceFeatures.of(ref)
     assert compare(feats, paper, paper_authors=name_keys(paper.authors)) == compare(feats, paper)
-
-
-def _compare_authors_reference(left: list[object], right: list[object]) -> tuple[Agreement, float]:
-    """compare_authors as it was before the family-name set (the loop over the right side)."""
-    from citeledger.resolve.scoring import _initials_fit, _same_person  # noqa: PLC0415
-
-    if not left or not right:
-        return Agreement.MISSING, 0.0
-    matched = 0
-    first_ok = False
-    for i, a in enumerate(left):
-        hit = next((b for b in right if b.family == a.family or _same_person(a, b)), None)  # type: ignore[attr-defined, arg-type]
-        if hit is None:
-            continue
-        matched += 1
-        if i == 0:
-            first_ok = any(
-                (b.family == a.family or _same_person(a, b)) and _initials_fit(a, b)  # type: ignore[attr-defined, arg-type]
-                for b in right
-            )
-    score = 100.0 * matched / len(left)
-    if matched == 0:
-        return Agreement.DISAGREE, 0.0
-    if first_ok and 2 * matched >= len(left):
-        return Agreement.AGREE, score
-    return Agreement.PARTIAL, score
-
-
-@given(a=_paper(), b=_paper())
-@settings(max_examples=200, deadline=None)
-def test_compare_authors_equals_the_loop_it_replaces(a: cl.Paper, b: cl.Paper) -> None:
-    left, right = name_keys(a.authors), name_keys(b.authors)
-    assert compare_authors(left, right) == _compare_authors_reference(list(left), list(right))
 
 
 @given(papers=st.lists(_paper(), min_size=1, max_size=8), ranks=st.data())

@@ -341,12 +341,16 @@ def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[
     matched = 0
     first_ok = False
     same = _same_person
-    # Equal family names (the common case) are found by a set lookup before the full rule.
-    families = {b.family for b in right}
     for i, a in enumerate(left):
         family = a.family
-        # Is someone on the right the same person as ``a``?
-        if family not in families and not any(same(a, b) for b in right):
+        # The first person on the right who is the same as ``a``; equal family names (the
+        # common case) are tested inline before the full rule.
+        hit: NameKey | None = None
+        for b in right:
+            if b.family == family or same(a, b):
+                hit = b
+                break
+        if hit is None:
             continue
         matched += 1
         if i == 0:
