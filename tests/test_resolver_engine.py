@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,3 +149,53 @@ def test_order_formats_papers_only_when_their_keys_collide() -> None:
         assert calls == 2
     finally:
         del resolver_module.__dict__["repr"]
+
+
+def _record(paper: cl.Paper, raw_authors: bool) -> dict[str, object]:
+    rec: dict[str, object] = {
+        "title": paper.title,
+        "authors": [f"{a.given} {a.family}" for a in paper.authors]
+        if raw_authors
+        else paper.authors,
+        "year": paper.year,
+        "venue": paper.venue,
+        "volume": paper.volume,
+        "pages": paper.pages,
+        "identifiers": [str(i) for i in paper.identifiers],
+    }
+    return {k: v for k, v in rec.items() if v not in (None, (), [])}
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_from_records_decides_as_resolver_of_papers(data: st.DataObject) -> None:
+    papers = data.draw(st.lists(_paper(), max_size=12))
+    raw = data.draw(st.booleans())
+    records = [_record(p, raw) for p in papers]
+    built = [cl.Paper(**r) for r in records]  # type: ignore[arg-type]
+    refs = data.draw(st.lists(_item(built), max_size=25))
+    expected = cl.Resolver(built).resolve_many(refs)
+    catalog = cl.Catalog.from_records(records)
+    assert len(catalog) == len(records)
+    assert cl.Resolver(catalog).resolve_many(refs) == expected
+    # The papers it builds are the papers the records describe; once built, they are kept.
+    assert [catalog[i] for i in range(len(catalog))] == built
+    assert all(catalog[i] is catalog[i] for i in range(len(catalog)))
+    # Pickled (as for spawned workers) before or after its papers are built: the same decisions.
+    fresh = pickle.loads(pickle.dumps(cl.Catalog.from_records(records)))
+    assert cl.Resolver(fresh).resolve_many(refs) == expected
+
+
+def test_from_records_refuses_what_paper_refuses() -> None:
+    with pytest.raises(cl.ModelError, match="record 1: not Paper fields: colour"):
+        cl.Catalog.from_records([{"title": "a b c"}, {"title": "x", "colour": "red"}])
+    with pytest.raises(cl.ModelError, match="record 0: expected a mapping"):
+        cl.Catalog.from_records(["a title"])  # type: ignore[list-item]
+    with pytest.raises(cl.ModelError, match="record 0: authors must be"):
+        cl.Catalog.from_records([{"title": "a b c", "authors": 3}])
+    with pytest.raises(cl.ModelError, match="record 0: work_type"):
+        cl.Catalog.from_records([{"title": "a b c", "work_type": "zzz"}])
+    with pytest.raises(cl.ModelError, match="record 1: invalid identifier"):
+        cl.Catalog.from_records([{"title": "a"}, {"title": "a b c", "identifiers": ["nonsense"]}])
+    with pytest.raises(cl.ModelError, match="not a dict"):
+        cl.Catalog.from_records({"title": "a b c"})  # type: ignore[dict-item]

@@ -353,7 +353,8 @@ class Resolver:
     """Resolves references to papers of a catalog (and of other candidate providers).
 
     Args:
-        papers: Any iterable of papers to build the in-memory :class:`Catalog` from (streamed).
+        papers: Any iterable of papers to build the in-memory :class:`Catalog` from (streamed),
+            or a catalog already built (for instance by :meth:`Catalog.from_records`).
         config: Thresholds; see :class:`ResolverConfig`.
         providers: More candidate providers, consulted after the catalog.
 
@@ -381,13 +382,19 @@ class Resolver:
 
     def __init__(
         self,
-        papers: Iterable[Paper] | None = None,
+        papers: Iterable[Paper] | Catalog | None = None,
         *,
         config: ResolverConfig | None = None,
         providers: Iterable[CandidateProvider] = (),
     ) -> None:
         self.config = config if config is not None else ResolverConfig()
-        self.catalog: Catalog | None = Catalog(papers) if papers is not None else None
+        self.catalog: Catalog | None = (
+            papers
+            if isinstance(papers, Catalog)
+            else Catalog(papers)
+            if papers is not None
+            else None
+        )
         provs: list[CandidateProvider] = [] if self.catalog is None else [self.catalog]
         provs.extend(providers)
         self.providers: tuple[CandidateProvider, ...] = tuple(provs)
