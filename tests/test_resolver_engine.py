@@ -178,6 +178,9 @@ def test_from_records_decides_as_resolver_of_papers(data: st.DataObject) -> None
     catalog = cl.Catalog.from_records(records)
     assert len(catalog) == len(records)
     assert cl.Resolver(catalog).resolve_many(refs) == expected
+    # Worker processes build the papers they read themselves; the results are the same.
+    again = cl.Resolver(cl.Catalog.from_records(records))
+    assert again.resolve_many(refs * 2, workers=2) == expected * 2
     # The papers it builds are the papers the records describe; once built, they are kept.
     assert [catalog[i] for i in range(len(catalog))] == built
     assert all(catalog[i] is catalog[i] for i in range(len(catalog)))
