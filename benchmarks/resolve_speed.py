@@ -2,6 +2,7 @@
 
 Usage::
 
+    python benchmarks/resolve_speed.py --workload /tmp/speed-1m.json [--wall] [--workers 1]
     python benchmarks/resolve_speed.py [--papers 1000000] [--refs 100000] [--seed 7]
                                        [--fuzzycat-python /tmp/fuzzycat-venv/bin/python]
                                        [--install-fuzzycat]
@@ -14,6 +15,12 @@ separately) or structured fields with noise; about a tenth cite papers that are 
 catalog. Prints catalog build time, peak RSS, references/s with 1 and 2 workers, accuracy on the
 synthetic set, and ``verify`` pairs/s on the fuzzycat pairs next to fuzzycat 0.1.23's own
 ``verify`` (run in a separate virtual environment, in a subprocess).
+
+``--workload FILE`` instead runs the shared workload (``../shared/bench/README.md``; make the file
+with ``python ../shared/bench/speed.py gen ../shared/data/matching-dev FILE 1000000 50000``):
+``speed.py run`` for this project and then for the naive baseline (``../shared/bench/naive``),
+each in its own process, in CPU seconds (``--wall``: as ``speed.py`` prints them), and the
+ratios.
 """
 
 from __future__ import annotations
@@ -325,8 +332,56 @@ def bench_verify(fuzzycat_python: str | None) -> None:
     )
 
 
+SHARED_BENCH = ROOT.parent / "shared" / "bench"
+
+# speed.py times with perf_counter; on a shared machine CPU seconds are the comparable figure,
+# so the child swaps the clock before running it unchanged (``--wall`` keeps wall time).
+_CPU_CLOCK = (
+    "import runpy, sys, time; time.perf_counter = time.process_time; "
+    "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
+def _workload_run(data: Path, naive: bool, wall: bool, workers: int) -> dict[str, Any]:
+    env = dict(os.environ)
+    if naive:
+        env["PYTHONPATH"] = str(SHARED_BENCH / "naive")
+    else:
+        env.pop("PYTHONPATH", None)
+    cmd = [str(SHARED_BENCH / "speed.py"), "run", str(data.resolve()), str(workers)]
+    cmd = [sys.executable, *cmd] if wall else [sys.executable, "-c", _CPU_CLOCK, *cmd]
+    # Run from the bench folder: with ``-c`` the working directory comes first on sys.path, and
+    # from a checkout it would shadow the naive baseline with this project.
+    out = subprocess.run(cmd, env=env, cwd=SHARED_BENCH, capture_output=True, text=True, check=True)
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def shared_workload(data: Path, *, wall: bool, workers: int) -> int:
+    """The shared workload (``../shared/bench``): the project, then the naive baseline, and ratios."""
+    clock = "wall" if wall else "CPU"
+    ours = _workload_run(data, naive=False, wall=wall, workers=workers)
+    print(f"citeledger ({clock} seconds): {json.dumps(ours)}", flush=True)
+    naive = _workload_run(data, naive=True, wall=wall, workers=workers)
+    print(f"naive baseline ({clock} seconds): {json.dumps(naive)}")
+    for key in ("objects_s", "build_s", "resolve_s"):
+        print(f"  {key}: citeledger / naive = {ours[key] / max(naive[key], 1e-9):.2f}")
+    print(
+        f"  refs per {clock}-second: {ours['refs_per_s']:,.0f} vs {naive['refs_per_s']:,.0f} = "
+        f"{ours['refs_per_s'] / naive['refs_per_s']:.2f}x the naive baseline; verified wrong: "
+        f"{ours['verified_wrong']} vs {naive['verified_wrong']}"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument(
+        "--workload",
+        type=Path,
+        help="run the shared workload file (speed.py gen) for the project and the naive "
+        "baseline, one after the other, and print the ratios; nothing else is run",
+    )
+    ap.add_argument("--wall", action="store_true", help="with --workload: wall, not CPU, seconds")
     ap.add_argument("--papers", type=int, default=1_000_000)
     ap.add_argument("--refs", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=7)
@@ -339,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         help="create the fuzzycat environment (venv + pip install fuzzycat==0.1.23) if missing",
     )
     args = ap.parse_args(argv)
+    if args.workload is not None:
+        return shared_workload(args.workload, wall=args.wall, workers=args.workers[0])
 
     rng = random.Random(args.seed)
     t0 = time.perf_counter()

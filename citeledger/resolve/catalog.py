@@ -22,10 +22,11 @@ insertion order: ties are broken by the papers' keys, and posting lists are neve
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
+import attrs
 from rapidfuzz import fuzz, process
 
 from citeledger.errors import ModelError
@@ -37,6 +38,7 @@ from citeledger.resolve.normalize import (
     normalize_title,
     title_tokens,
 )
+from citeledger.resolve.scoring import NameKey, name_keys
 
 if TYPE_CHECKING:
     from citeledger.model import Reference
@@ -47,6 +49,8 @@ __all__ = [
     "ScoredCandidate",
     "locator_key",
 ]
+
+_PAPER_FIELDS: Final = frozenset(a.name for a in attrs.fields(Paper))
 
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
@@ -119,10 +123,12 @@ class Catalog:
     """
 
     __slots__ = (
+        "_author_keys",
         "_block_tokens",
         "_ids",
         "_locators",
         "_max_df",
+        "_normalized",
         "_papers",
         "_postings",
         "_related",
@@ -133,7 +139,9 @@ class Catalog:
     def __init__(
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
-        self._papers: list[Paper] = []
+        # Papers, or for a catalog built from records the record until the paper is first read
+        # (then the paper: see :meth:`from_records`).
+        self._papers: list[Paper | dict[str, Any]] = []
         # Each paper's normalised title with its words sorted: RapidFuzz ``ratio`` on these is
         # ``token_sort_ratio`` without re-sorting every candidate at query time.
         self._titles: list[str] = []
@@ -148,6 +156,11 @@ class Catalog:
         self._locators: dict[str, int | list[int]] = {}
         self._block_tokens = block_tokens
         self._max_df = max_df
+        # Per-paper comparison keys, computed the first time a paper is a candidate and kept:
+        # a paper that is a candidate once is usually one again (references to one work, its
+        # look-alikes), and most papers never are, so nothing is computed for them at build.
+        self._normalized: dict[int, str] = {}
+        self._author_keys: dict[int, tuple[NameKey, ...]] = {}
         self.extend(papers)
 
     # ----------------------------------------------------------------------------- building
@@ -177,6 +190,85 @@ class Catalog:
                 f"{_shown_repr(paper)}"
             )
         self._papers.append(paper)
+        self._index_paper(pid, paper)
+        return pid
+
+    def add_record(self, record: Mapping[str, Any]) -> int:
+        """Add one paper given as a mapping of :class:`~citeledger.model.Paper` fields.
+
+        The paper itself is built (``Paper(**record)``) only when it is first read: as a
+        candidate, a result or through ``catalog[pid]``. Every other field is converted now,
+        so the indexes are those of the paper, and a value that ``Paper`` would refuse is
+        refused here; the author names (most of a paper's construction cost) are converted
+        when the paper is built.
+
+        Raises:
+            ModelError: ``record`` is not a mapping, names a field ``Paper`` does not have, or
+                holds a value it refuses (the message says which item of the stream it was).
+        """
+        pid = len(self._papers)
+        if not isinstance(record, Mapping):
+            raise ModelError(
+                f"catalog record {pid}: expected a mapping of Paper fields, got "
+                f"{type(record).__name__}: {_shown_repr(record)}"
+            )
+        unknown = set(record) - _PAPER_FIELDS
+        if unknown:
+            raise ModelError(
+                f"catalog record {pid}: not Paper fields: {', '.join(sorted(map(str, unknown)))}"
+            )
+        authors = record.get("authors")
+        if authors is not None and not isinstance(authors, str | Iterable):
+            raise ModelError(
+                f"catalog record {pid}: authors must be names or Authors, not "
+                f"{type(authors).__name__}"
+            )
+        try:
+            light = Paper(**{k: v for k, v in record.items() if k != "authors"})
+        except (ModelError, TypeError, ValueError) as exc:
+            raise ModelError(f"catalog record {pid}: {exc}") from exc
+        self._papers.append(dict(record) if authors else light)
+        self._index_paper(pid, light)
+        return pid
+
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        block_tokens: int = 4,
+        max_df: int | None = None,
+    ) -> Catalog:
+        """A catalog of papers given as mappings of :class:`~citeledger.model.Paper` fields.
+
+        Indexes exactly what ``Catalog(Paper(**r) for r in records)`` would (the resolver
+        decides alike: a test checks it), without building every paper first: each one is
+        built from its record the first time it is read (as a candidate or a result), so a
+        large catalog of which a run reads a few candidates per reference skips most of the
+        cost of building papers (their author names above all).
+
+        Raises:
+            ModelError: ``records`` is not an iterable of mappings, or a record is refused
+                (:meth:`add_record`).
+
+        Example:
+            >>> cat = Catalog.from_records([{"title": "Attention is all you need", "year": 2017}])
+            >>> cat[0].year
+            2017
+        """
+        given: object = records
+        if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+            raise ModelError(
+                "a catalog is built from records (an iterable of mappings of Paper fields), "
+                f"not a {type(given).__name__}"
+            )
+        catalog = cls(block_tokens=block_tokens, max_df=max_df)
+        add = catalog.add_record
+        for record in records:
+            add(record)
+        return catalog
+
+    def _index_paper(self, pid: int, paper: Paper) -> None:
         title = _normalize_once(paper.title) if paper.title else ""
         self._titles.append(" ".join(sorted(title.split())))
         for ident in paper.identifiers:
@@ -198,7 +290,6 @@ class Catalog:
                 postings[tok] = array("I", (pid,))
             else:
                 arr.append(pid)
-        return pid
 
     def extend(self, papers: Iterable[Paper]) -> None:
         """Add papers from any iterable (streamed, one at a time).
@@ -223,12 +314,26 @@ class Catalog:
         return len(self._papers)
 
     def __getitem__(self, pid: int) -> Paper:
-        return self._papers[pid]
+        have = self._papers[pid]
+        if isinstance(have, Paper):
+            return have
+        paper = self._papers[pid] = Paper(**have)  # a record (from_records), built once
+        return paper
 
     def title_of(self, pid: int) -> str:
-        """The normalised title of paper ``pid``."""
-        title = self._papers[pid].title
-        return _normalize_once(title) if title else ""
+        """The normalised title of paper ``pid`` (computed once, then kept)."""
+        have = self._normalized.get(pid)
+        if have is None:
+            title = self[pid].title
+            have = self._normalized[pid] = _normalize_once(title) if title else ""
+        return have
+
+    def author_keys(self, pid: int) -> tuple[NameKey, ...]:
+        """The :func:`~citeledger.resolve.scoring.name_keys` of paper ``pid`` (computed once)."""
+        have = self._author_keys.get(pid)
+        if have is None:
+            have = self._author_keys[pid] = name_keys(self[pid].authors)
+        return have
 
     def document_frequency(self, token: str) -> int:
         """How many papers carry ``token`` in their normalised title."""
@@ -274,7 +379,7 @@ class Catalog:
         Falls back to papers that name it in their relations (a preprint cited, its published
         version in the catalog), then to other versions of a versioned DOI.
         """
-        return [self._papers[i] for i in self.ids_by_identifier(ident)]
+        return [self[i] for i in self.ids_by_identifier(ident)]
 
     def ids_by_locator(self, volume: str | None, first_page: str | None) -> list[int]:
         """Ids of papers with this volume and first page (compared as :func:`locator_key`)."""
@@ -291,7 +396,7 @@ class Catalog:
         >>> [p.volume for p in cat.by_locator("Vol. 76", "4350")]
         ['76']
         """
-        return [self._papers[i] for i in self.ids_by_locator(volume, first_page)]
+        return [self[i] for i in self.ids_by_locator(volume, first_page)]
 
     def blocking_ids(self, title: str) -> list[int]:
         """Candidate ids for a *normalised* title from its rarest known tokens (sorted).
@@ -394,7 +499,7 @@ class Catalog:
             return scored
         # Equal scores are ordered by the papers' keys and titles, then (rarely needed) their
         # repr, computed only inside groups of equal score.
-        papers = self._papers
+        papers = self
         i = 0
         while i < len(scored) - 1:
             j = i + 1
@@ -414,4 +519,4 @@ class Catalog:
         title = normalize_title(ref.title)
         if not title:
             return []
-        return [self._papers[i] for _, i in self.scored_candidates(title, limit=limit)]
+        return [self[i] for _, i in self.scored_candidates(title, limit=limit)]

@@ -30,6 +30,7 @@ import pickle
 import queue as queue_module
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from operator import itemgetter
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -64,6 +65,7 @@ from citeledger.resolve.catalog import (
 from citeledger.resolve.normalize import is_generic_title, normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     Comparison,
+    NameKey,
     ReferenceFeatures,
     VenueKind,
     _trusted_evidence,
@@ -298,18 +300,31 @@ def _other_version(feats: ReferenceFeatures, best: _Scored, rival: _Scored) -> s
 def _order(items: list[_Scored]) -> list[_Scored]:
     """Best rank first; ties by the papers' keys, then their full repr (never insertion order).
 
-    Keys are computed only inside groups of equal rank, which are rare and small.
+    Keys are computed only inside groups of equal rank, which are rare and small, and the repr
+    only among papers whose keys are equal too (formatting a paper costs more than comparing
+    it): the order is the one of sorting by ``(*key, repr)``, without formatting the papers
+    that the key alone tells apart.
     """
-    items.sort(key=lambda s: -s.comparison.rank)
+    if len(items) < 2:  # nothing to order
+        return items
+    items.sort(key=_neg_rank)
     i = 0
     while i < len(items) - 1:
         j = i + 1
         while j < len(items) and items[j].comparison.rank == items[i].comparison.rank:
             j += 1
         if j - i > 1:
-            items[i:j] = sorted(items[i:j], key=lambda s: (*_tie_key(s.paper), repr(s.paper)))
+            keyed = [(_tie_key(s.paper), s) for s in items[i:j]]
+            keyed.sort(key=itemgetter(0))
+            if len({k for k, _ in keyed}) < len(keyed):
+                keyed.sort(key=lambda ks: (ks[0], repr(ks[1].paper)))
+            items[i:j] = [s for _, s in keyed]
         i = j
     return items
+
+
+def _neg_rank(item: _Scored) -> float:
+    return -item.comparison.rank
 
 
 def _ident_evidence(ident: Identifier, paper: Paper | None, note: str) -> Evidence:
@@ -361,7 +376,8 @@ class Resolver:
     """Resolves references to papers of a catalog (and of other candidate providers).
 
     Args:
-        papers: Any iterable of papers to build the in-memory :class:`Catalog` from (streamed).
+        papers: Any iterable of papers to build the in-memory :class:`Catalog` from (streamed),
+            or a catalog already built (for instance by :meth:`Catalog.from_records`).
         config: Thresholds; see :class:`ResolverConfig`.
         providers: More candidate providers, consulted after the catalog.
 
@@ -389,13 +405,19 @@ class Resolver:
 
     def __init__(
         self,
-        papers: Iterable[Paper] | None = None,
+        papers: Iterable[Paper] | Catalog | None = None,
         *,
         config: ResolverConfig | None = None,
         providers: Iterable[CandidateProvider] = (),
     ) -> None:
         self.config = config if config is not None else ResolverConfig()
-        self.catalog: Catalog | None = Catalog(papers) if papers is not None else None
+        self.catalog: Catalog | None = (
+            papers
+            if isinstance(papers, Catalog)
+            else Catalog(papers)
+            if papers is not None
+            else None
+        )
         provs: list[CandidateProvider] = [] if self.catalog is None else [self.catalog]
         provs.extend(providers)
         self.providers: tuple[CandidateProvider, ...] = tuple(provs)
@@ -415,7 +437,8 @@ class Resolver:
 
     def _candidates(self, feats: ReferenceFeatures, ref: Reference) -> list[_Scored]:
         limit = self.config.candidate_limit
-        pool: list[tuple[float, Paper, str]] = []
+        # (title similarity, paper, its normalised title, its author keys if known)
+        pool: list[tuple[float, Paper, str, tuple[NameKey, ...] | None]] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
                 hits = provider.scored_candidates(
@@ -433,18 +456,20 @@ class Resolver:
                     # ``score`` is already the token_sort_ratio half of title_similarity (the
                     # catalog computed it on the same normalised titles); add the ratio half.
                     sim = float(fuzz.ratio(feats.title, title)) if title else 0.0
-                    pool.append((max(sim, score), provider[pid], title))
+                    pool.append((max(sim, score), provider[pid], title, provider.author_keys(pid)))
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
-                pool.extend(provider.scored(feats))
+                pool.extend(
+                    (sim, paper, title, None) for sim, paper, title in provider.scored(feats)
+                )
             else:
                 for paper in _asked(provider, partial(provider.candidates, ref, limit=limit)):
                     title = normalize_title(paper.title)
-                    pool.append((title_similarity(feats.title, title), paper, title))
+                    pool.append((title_similarity(feats.title, title), paper, title, None))
         if not pool:
             return []
         if len(self.providers) > 1:
-            unique: list[tuple[float, Paper, str]] = []
+            unique: list[tuple[float, Paper, str, tuple[NameKey, ...] | None]] = []
             for item in pool:
                 if not any(item[1] == u[1] for u in unique):
                     unique.append(item)
@@ -468,12 +493,13 @@ class Resolver:
                     paper,
                     paper_title=title,
                     title_score=sim,
+                    paper_authors=keys,
                     year_tolerance=tol,
                     preprint_year_tolerance=preprint_tol,
                 ),
                 title,
             )
-            for sim, paper, title in kept
+            for sim, paper, title, keys in kept
         ]
         return _order(scored)
 

@@ -455,6 +455,7 @@ def _journal_words(name: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def same_journal(left: str | None, right: str | None) -> bool:
     """Whether two venue names name the same journal: equal, or one abbreviates all of the other.
 
@@ -490,8 +491,11 @@ def same_journal(left: str | None, right: str | None) -> bool:
     return _acronym_or_abbreviation(short, long, whole=True)
 
 
+@lru_cache(maxsize=1 << 16)
 def compare_venue(left: str | None, right: str | None) -> tuple[Agreement, float]:
     """Venue agreement: fuzzy token-set similarity, acronyms and dotted abbreviations.
+
+    Results are cached on the pair of names (a catalog names few venues, each many times).
 
     >>> compare_venue("Proc. VLDB", "Proceedings of VLDB")[0]
     <Agreement.AGREE: 'agree'>
@@ -720,6 +724,7 @@ def compare(
     *,
     paper_title: str | None = None,
     title_score: float | None = None,
+    paper_authors: Sequence[NameKey] | None = None,
     year_tolerance: int = 1,
     preprint_year_tolerance: int = 0,
     lenient_title: bool = False,
@@ -732,6 +737,8 @@ def compare(
         paper_title: The candidate's normalised title, if already known.
         title_score: The title similarity (:func:`title_similarity`), if already computed;
             the prefix similarity starts from it too.
+        paper_authors: The candidate's :func:`name_keys`, if already known (a catalog keeps
+            them per paper).
         year_tolerance: Years this far apart count as PARTIAL, not DISAGREE.
         preprint_year_tolerance: When exactly one side is a preprint (:func:`is_preprint`) and
             the other side's year is later by at most this much, the years count as PARTIAL:
@@ -785,7 +792,7 @@ def compare(
         outcomes.append(("title", agreement, title, left_title, right))
 
     if ref.authors:
-        right_keys = name_keys(paper.authors)
+        right_keys = name_keys(paper.authors) if paper_authors is None else paper_authors
         agreement, score = compare_authors(ref.authors, right_keys)
         rank += AUTHOR_WEIGHTS[agreement]
         if agreement is _AGREE or agreement is _PARTIAL:
@@ -898,6 +905,7 @@ _REVIEW_RE: Final = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def notice_kind(title: str | None) -> str | None:
     """The kind of notice a title names ("correction", "retraction", ...), or None for a work.
 

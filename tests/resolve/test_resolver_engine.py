@@ -1,0 +1,204 @@
+"""The resolver engine at scale (issue 16): batches equal single calls, cached keys equal fresh ones.
+
+The speed work must not change a decision; these tests pin what the faster paths compute to what
+the plain ones do.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import citeledger as cl
+from citeledger.resolve import resolver as resolver_module
+from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.resolver import _order, _Scored, _tie_key
+from citeledger.resolve.scoring import (
+    Comparison,
+    ReferenceFeatures,
+    compare,
+    name_keys,
+)
+
+_WORDS = (  # noqa: SIM905 - a word list reads better as text
+    "neural quantum protein graph memory stochastic retrieval genome lattice entropy photon "
+    "kernel fusion spectral cortex enzyme galaxy carbon ocean tensor manifold cohort"
+).split()
+_FAMILIES = ["García", "Müller", "Smith", "Nguyen", "Rossi", "Tanaka", "Li", "Wei", "Moore"]
+
+
+@st.composite
+def _paper(draw: st.DrawFn) -> cl.Paper:
+    # Few words and names, so titles overlap, authors collide and ranks tie.
+    words = draw(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=6))
+    families = draw(st.lists(st.sampled_from(_FAMILIES), min_size=0, max_size=3))
+    ident = draw(st.one_of(st.none(), st.integers(1, 6)))
+    return cl.Paper(
+        title=" ".join(words),
+        authors=[
+            cl.Author(family=f, given=draw(st.sampled_from(["A", "B", "Wei"]))) for f in families
+        ],
+        year=draw(st.one_of(st.none(), st.integers(2000, 2003))),
+        venue=draw(st.sampled_from([None, "Nature", "Proc. VLDB", "VLDB Journal"])),
+        volume=draw(st.one_of(st.none(), st.sampled_from(["1", "2"]))),
+        pages=draw(st.one_of(st.none(), st.sampled_from(["1-5", "7"]))),
+        identifiers=[] if ident is None else [f"10.5555/e.{ident}"],
+    )
+
+
+@st.composite
+def _item(draw: st.DrawFn, catalog: list[cl.Paper]) -> cl.Reference | cl.Paper | str:
+    kind = draw(st.integers(0, 3))
+    if kind == 0 and catalog:
+        return draw(st.sampled_from(catalog))  # a paper cited with all its fields
+    if kind == 1:
+        return draw(_paper())
+    if kind == 2 and catalog:
+        p = draw(st.sampled_from(catalog))
+        return cl.Reference(title=(p.title or "").upper(), authors=p.authors[:1], year=p.year)
+    words = draw(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=5))
+    return f"Smith A. {' '.join(words)}. Nature. 2001;1:7."
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_resolve_many_equals_resolve_item_by_item(data: st.DataObject) -> None:
+    catalog = data.draw(st.lists(_paper(), max_size=12))
+    refs = data.draw(st.lists(_item(catalog), max_size=40))
+    resolver = cl.Resolver(catalog)
+    one_by_one = [resolver.resolve(r) for r in refs]
+    assert resolver.resolve_many(refs) == one_by_one
+    # Batches of any size in the pool path (its smallest batch is 25 references).
+    workers = data.draw(st.integers(2, 3))
+    assert resolver.resolve_many(refs * 2, workers=workers) == one_by_one * 2
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_catalog_keeps_the_keys_it_would_compute(data: st.DataObject) -> None:
+    papers = data.draw(st.lists(_paper(), min_size=1, max_size=8))
+    catalog = cl.Catalog(papers)
+    pid = data.draw(st.integers(0, len(papers) - 1))
+    for _ in range(2):  # computed, then read back
+        assert catalog.title_of(pid) == normalize_title(papers[pid].title)
+        assert catalog.author_keys(pid) == name_keys(papers[pid].authors)
+    # A pickled catalog (as shipped to spawned workers) carries its kept keys and decides alike.
+    copy = pickle.loads(pickle.dumps(catalog))
+    assert copy.author_keys(pid) == catalog.author_keys(pid)
+
+
+@given(data=st.data())
+@settings(max_examples=80, deadline=None)
+def test_compare_with_kept_author_keys_equals_compare(data: st.DataObject) -> None:
+    ref = cl.Reference.from_paper(data.draw(_paper()))
+    paper = data.draw(_paper())
+    feats = ReferenceFeatures.of(ref)
+    assert compare(feats, paper, paper_authors=name_keys(paper.authors)) == compare(feats, paper)
+
+
+@given(papers=st.lists(_paper(), min_size=1, max_size=8), ranks=st.data())
+@settings(max_examples=150, deadline=None)
+def test_order_equals_sorting_by_key_then_repr(
+    papers: list[cl.Paper], ranks: st.DataObject
+) -> None:
+    # Duplicated papers and equal ranks: the repr is needed only where the keys collide, and
+    # the order must be that of sorting by (rank, key, repr) as before.
+    items = [
+        _Scored(
+            p,
+            Comparison(
+                title=None,
+                prefix_title=None,
+                rank=float(ranks.draw(st.integers(0, 2))),
+                corroborations=0,
+                hard=(),
+                outcomes=(),
+            ),
+        )
+        for p in papers + papers[:2]
+    ]
+    expected = sorted(items, key=lambda s: (-s.comparison.rank, *_tie_key(s.paper), repr(s.paper)))
+    got = _order(list(reversed(items)))
+    assert [(s.comparison.rank, s.paper) for s in got] == [
+        (s.comparison.rank, s.paper) for s in expected
+    ]
+
+
+def test_order_formats_papers_only_when_their_keys_collide() -> None:
+    calls = 0
+    real = repr
+
+    def counting(value: object) -> str:
+        nonlocal calls
+        calls += 1
+        return real(value)
+
+    comp = Comparison(
+        title=None, prefix_title=None, rank=1.0, corroborations=0, hard=(), outcomes=()
+    )
+    a = cl.Paper(title="alpha beta", identifiers=["10.5555/a"])
+    b = cl.Paper(title="gamma delta", identifiers=["10.5555/b"])
+    resolver_module.__dict__["repr"] = counting
+    try:
+        _order([_Scored(b, comp), _Scored(a, comp)])
+        assert calls == 0
+        _order([_Scored(a, comp), _Scored(a, comp)])
+        assert calls == 2
+    finally:
+        del resolver_module.__dict__["repr"]
+
+
+def _record(paper: cl.Paper, raw_authors: bool) -> dict[str, object]:
+    rec: dict[str, object] = {
+        "title": paper.title,
+        "authors": [f"{a.given} {a.family}" for a in paper.authors]
+        if raw_authors
+        else paper.authors,
+        "year": paper.year,
+        "venue": paper.venue,
+        "volume": paper.volume,
+        "pages": paper.pages,
+        "identifiers": [str(i) for i in paper.identifiers],
+    }
+    return {k: v for k, v in rec.items() if v not in (None, (), [])}
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_from_records_decides_as_resolver_of_papers(data: st.DataObject) -> None:
+    papers = data.draw(st.lists(_paper(), max_size=12))
+    raw = data.draw(st.booleans())
+    records = [_record(p, raw) for p in papers]
+    built = [cl.Paper(**r) for r in records]  # type: ignore[arg-type]
+    refs = data.draw(st.lists(_item(built), max_size=25))
+    expected = cl.Resolver(built).resolve_many(refs)
+    catalog = cl.Catalog.from_records(records)
+    assert len(catalog) == len(records)
+    assert cl.Resolver(catalog).resolve_many(refs) == expected
+    # Worker processes build the papers they read themselves; the results are the same.
+    again = cl.Resolver(cl.Catalog.from_records(records))
+    assert again.resolve_many(refs * 2, workers=2) == expected * 2
+    # The papers it builds are the papers the records describe; once built, they are kept.
+    assert [catalog[i] for i in range(len(catalog))] == built
+    assert all(catalog[i] is catalog[i] for i in range(len(catalog)))
+    # Pickled (as for spawned workers) before or after its papers are built: the same decisions.
+    fresh = pickle.loads(pickle.dumps(cl.Catalog.from_records(records)))
+    assert cl.Resolver(fresh).resolve_many(refs) == expected
+
+
+def test_from_records_refuses_what_paper_refuses() -> None:
+    with pytest.raises(cl.ModelError, match="record 1: not Paper fields: colour"):
+        cl.Catalog.from_records([{"title": "a b c"}, {"title": "x", "colour": "red"}])
+    with pytest.raises(cl.ModelError, match="record 0: expected a mapping"):
+        cl.Catalog.from_records(["a title"])  # type: ignore[list-item]
+    with pytest.raises(cl.ModelError, match="record 0: authors must be"):
+        cl.Catalog.from_records([{"title": "a b c", "authors": 3}])
+    with pytest.raises(cl.ModelError, match="record 0: work_type"):
+        cl.Catalog.from_records([{"title": "a b c", "work_type": "zzz"}])
+    with pytest.raises(cl.ModelError, match="record 1: invalid identifier"):
+        cl.Catalog.from_records([{"title": "a"}, {"title": "a b c", "identifiers": ["nonsense"]}])
+    with pytest.raises(cl.ModelError, match="not a dict"):
+        cl.Catalog.from_records({"title": "a b c"})  # type: ignore[dict-item]
