@@ -150,9 +150,9 @@ def test_unknown_to_every_source() -> None:
     rec = cl.build_record(PID, [a, b], now=NOW)
     assert rec.paper.identifiers == (cl.parse_identifier(PID),)
     outcomes = {(r.source, r.capability): r.outcome for r in rec.reports if r.subject is None}
-    assert outcomes[("a", "paper")] is cl.Outcome.NOT_FOUND
-    assert outcomes[("b", "paper")] is cl.Outcome.NOT_FOUND
-    assert outcomes[("b", "citations")] is cl.Outcome.UNSUPPORTED
+    assert outcomes["a", cl.Capability.PAPER] is cl.Outcome.NOT_FOUND
+    assert outcomes["b", cl.Capability.PAPER] is cl.Outcome.NOT_FOUND
+    assert outcomes["b", cl.Capability.CITATIONS] is cl.Outcome.UNSUPPORTED
     ext = rec.coverage_of(cl.Facet.EXTERNAL_CITATION_MEASUREMENTS)
     assert ext.state is cl.CoverageState.UNAVAILABLE
     assert ext.reason
@@ -212,7 +212,7 @@ def test_page_cap_is_disclosed() -> None:
     assert cov.note == "under the disclosed page cap of 3"
     assert cov.reason is not None
     assert "disclosed page cap of 3" in cov.reason
-    assert rec.reports[[r.capability for r in rec.reports].index("citations")].capped
+    assert rec.reports[[r.capability for r in rec.reports].index(cl.Capability.CITATIONS)].capped
     assert "Citing papers itemized under the disclosed page cap." in rec.render("text")
     # a cap that is not reached does not mark the listing capped
     rec2 = cl.build_record(PID, [src], now=NOW, inbound_cap=5)

@@ -278,8 +278,8 @@ def test_memo_replays_failures_without_asking_again() -> None:
     record = cl.build_record("doi:10.1234/nowhere", [src], now=NOW)
     assert transport.sent == {"https://api.crossref.org/works/10.1234/nowhere": 1}
     outcomes = {r.capability: r.outcome for r in record.reports}
-    assert outcomes["references"] is cl.Outcome.NOT_FOUND
-    assert outcomes["citation_counts"] is cl.Outcome.NOT_FOUND
+    assert outcomes[cl.Capability.REFERENCES] is cl.Outcome.NOT_FOUND
+    assert outcomes[cl.Capability.CITATION_COUNTS] is cl.Outcome.NOT_FOUND
 
 
 def _cited() -> cl.Paper:

@@ -51,8 +51,8 @@ from attrs import frozen
 
 from citeledger._progress import progress_callback
 from citeledger.errors import ParseError
-from citeledger.sources import UnreadableItem
-from citeledger.sources.opencitations import CitationLink, link_from_row, paper_from_meta_row
+from citeledger.formats._items import UnreadableItem
+from citeledger.formats.opencitations import CitationLink, link_from_row, paper_from_meta_row
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator

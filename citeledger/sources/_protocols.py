@@ -43,7 +43,15 @@ __all__ = [
 
 
 class Capability(enum.StrEnum):
-    """What a source can be asked for."""
+    """What a source can be asked for: one value per capability protocol.
+
+    Every :class:`~citeledger.ledger.SourceReport` names one, so a report says which protocol
+    the call went through. The last four are the page hooks: optional, not gated by a source's
+    ``capabilities`` (the builder asks any source that satisfies the protocol).
+
+    .. versionchanged:: 0.2.0
+       ``CITED_BY_YEAR``, ``AREA_PROFILE``, ``CITING_COUNTS`` and ``OBSERVATION_IDS``.
+    """
 
     PAPER = "paper"
     REFERENCES = "references"
@@ -51,6 +59,10 @@ class Capability(enum.StrEnum):
     EVENTS = "events"
     CITATION_COUNTS = "citation_counts"
     SEARCH = "search"
+    CITED_BY_YEAR = "cited_by_year"
+    AREA_PROFILE = "area_profile"
+    CITING_COUNTS = "citing_counts"
+    OBSERVATION_IDS = "observation_ids"
 
 
 @runtime_checkable
@@ -144,7 +156,10 @@ class SearchSource(Protocol):
 
 @runtime_checkable
 class CitedByYearSource(Protocol):
-    """**Protocol**: paper page: citing papers per year, as the source counts them."""
+    """**Protocol**: :attr:`Capability.CITED_BY_YEAR`: paper page: citing papers per year.
+
+    As the source counts them.
+    """
 
     def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
         """Citing papers per year, or None when the source has no series for the work."""
@@ -153,7 +168,10 @@ class CitedByYearSource(Protocol):
 
 @runtime_checkable
 class AreaProfileSource(Protocol):
-    """**Protocol**: paper page: where the citing papers sit versus the paper's own placement."""
+    """**Protocol**: :attr:`Capability.AREA_PROFILE`: paper page: where the citing papers sit.
+
+    Versus the paper's own placement.
+    """
 
     def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
         """The area profile, or None."""
@@ -162,7 +180,10 @@ class AreaProfileSource(Protocol):
 
 @runtime_checkable
 class CitingCountsSource(Protocol):
-    """**Protocol**: paper page: each citing work's own count, keyed by its ``Paper.key``."""
+    """**Protocol**: :attr:`Capability.CITING_COUNTS`: paper page: each citing work's count.
+
+    Each citing work's own citation count, keyed by its ``Paper.key``.
+    """
 
     def citing_counts(self, identifier: Identifier | str) -> Mapping[str, Measurement]:
         """Each citing work's own citation count."""
@@ -171,7 +192,10 @@ class CitingCountsSource(Protocol):
 
 @runtime_checkable
 class ObservationIdSource(Protocol):
-    """**Protocol**: the source's own ids of its observations, keyed by citeledger's id."""
+    """**Protocol**: :attr:`Capability.OBSERVATION_IDS`: the source's ids of its observations.
+
+    Keyed by citeledger's :attr:`~citeledger.model.Observation.id`.
+    """
 
     def observation_ids(self, identifier: Identifier | str) -> Mapping[str, str]:
         """Source ids keyed by :attr:`~citeledger.model.Observation.id`."""
@@ -211,4 +235,8 @@ CAPABILITY_PROTOCOLS: Mapping[Capability, type] = {
     Capability.EVENTS: EventSource,
     Capability.CITATION_COUNTS: CountSource,
     Capability.SEARCH: SearchSource,
+    Capability.CITED_BY_YEAR: CitedByYearSource,
+    Capability.AREA_PROFILE: AreaProfileSource,
+    Capability.CITING_COUNTS: CitingCountsSource,
+    Capability.OBSERVATION_IDS: ObservationIdSource,
 }

@@ -654,6 +654,7 @@ class OpenAlexSource:
             Capability.EVENTS,
             Capability.CITATION_COUNTS,
             Capability.SEARCH,
+            Capability.CITED_BY_YEAR,
         }
     )
     transport = EdgeTransport()
