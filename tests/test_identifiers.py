@@ -418,8 +418,8 @@ def test_public_reexports() -> None:
         "same_work",
         "work_key",
     ):
-        assert name in citeledger.__all__
-        assert getattr(citeledger, name) is not None
+        assert name in citeledger.identifiers.__all__
+        assert getattr(citeledger.identifiers, name) is not None
     assert len(ARXIV_ARCHIVES) >= 36
 
 

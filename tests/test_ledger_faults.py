@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 
 import citeledger as cl
-from citeledger.errors import NotFoundError, ServerError, SourceTimeout
+from citeledger.errors import (
+    IncompatibleMeasurements,
+    NaiveDatetimeError,
+    NotFoundError,
+    ServerError,
+    SourceTimeout,
+    UnsupportedCapability,
+)
+from citeledger.model import Event
+from citeledger.sources import Paged
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
 PID = "arXiv:2104.07857"
@@ -89,10 +98,10 @@ class Fake:
         if isinstance(self._references, Exception):
             raise self._references
         if self._references is None:
-            raise cl.UnsupportedCapability(self.name, "references")
+            raise UnsupportedCapability(self.name, "references")
         return self._references
 
-    def citations(self, identifier: Any) -> cl.Paged[cl.Observation]:
+    def citations(self, identifier: Any) -> Paged[cl.Observation]:
         items, size, fail = self._citations, self._page, self._fail_after
         total = self._total
 
@@ -104,7 +113,7 @@ class Fake:
                     )
                 yield items[start : start + size], total
 
-        return cl.Paged(pages())
+        return Paged(pages())
 
     def events(self, identifier: Any) -> cl.NoticeCheck:
         if isinstance(self._events, Exception):
@@ -220,7 +229,7 @@ def test_page_cap_is_disclosed() -> None:
 
 
 def test_contradictory_retraction_status_is_visible_with_sources() -> None:
-    retraction = cl.Event(kind="retraction", source="rw", date="2023-01-10", subject=PID)
+    retraction = Event(kind="retraction", source="rw", date="2023-01-10", subject=PID)
     a = Fake(
         "rw",
         citations=[
@@ -258,7 +267,7 @@ def test_counts_disagree_are_never_combined() -> None:
         ("semanticscholar", "61"),
     ]
     assert rec.coverage_of(cl.Facet.EXTERNAL_CITATION_MEASUREMENTS).measured == 2
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = rec.measurements[0] + rec.measurements[1]
 
 
@@ -366,7 +375,7 @@ def test_citing_totals_disagree_between_sources() -> None:
 
 
 def test_now_must_be_aware() -> None:
-    with pytest.raises(cl.NaiveDatetimeError):
+    with pytest.raises(NaiveDatetimeError):
         cl.build_record(PID, [Fake("a")], now=dt.datetime(2026, 1, 1))  # noqa: DTZ001
 
 

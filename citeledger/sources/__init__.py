@@ -42,6 +42,13 @@ from citeledger.sources._protocols import (
     Source,
     TransportBound,
 )
+from citeledger.sources._transport import (
+    Request,
+    RequestsTransport,
+    Response,
+    RetryPolicy,
+    Transport,
+)
 
 __all__ = [
     "CAPABILITY_PROTOCOLS",
@@ -59,10 +66,15 @@ __all__ = [
     "PaperSource",
     "ProvenanceSource",
     "ReferenceSource",
+    "Request",
+    "RequestsTransport",
+    "Response",
+    "RetryPolicy",
     "SearchResults",
     "SearchSource",
     "Source",
     "SourceRegistry",
+    "Transport",
     "TransportBound",
     "UnreadableItem",
     "describe_unreadable",
