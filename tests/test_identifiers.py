@@ -731,7 +731,7 @@ def test_find_recovers_listed_identifiers(xs: list[Identifier]) -> None:
     )
 )
 def test_doi_fast_path_matches_full_path(text: str) -> None:
-    from citeledger.identifiers import _doi_value_slow  # noqa: PLC0415
+    from citeledger.identifiers._normalize import _doi_value_slow  # noqa: PLC0415
 
     try:
         fast: str | None = normalize_doi(text).value
