@@ -371,20 +371,22 @@ def _digits(original: str, s: str, scheme: str, what: str, max_len: int) -> str:
     return v
 
 
+def _past_host_or_label(s: str, hosts: tuple[str, ...], label: re.Pattern[str]) -> str:
+    """What follows a known host (query and trailing slash dropped) or a leading label."""
+    rest = _after_host(s, hosts)
+    if rest is not None:
+        return _strip_query(rest).rstrip("/")
+    m = label.match(s)
+    return s[m.end() :] if m else s
+
+
 _PMID_HOSTS: Final = ("pubmed.ncbi.nlm.nih.gov/", "ncbi.nlm.nih.gov/pubmed/")
 _PMID_LABEL_RE: Final = _label_re("pmid", "pubmed")
 
 
 def _pmid_value(text: str) -> str:
     original = text
-    s = _clean(text)
-    rest = _after_host(s, _PMID_HOSTS)
-    if rest is not None:
-        s = _strip_query(rest).rstrip("/")
-    else:
-        m = _PMID_LABEL_RE.match(s)
-        if m:
-            s = s[m.end() :]
+    s = _past_host_or_label(_clean(text), _PMID_HOSTS, _PMID_LABEL_RE)
     return _digits(original, s, "pmid", "a PMID", 8)
 
 
@@ -399,14 +401,7 @@ _PMCID_LABEL_RE: Final = _label_re("pmcid")
 
 def _pmcid_value(text: str) -> str:
     original = text
-    s = _clean(text)
-    rest = _after_host(s, _PMCID_HOSTS)
-    if rest is not None:
-        s = _strip_query(rest).rstrip("/")
-    else:
-        m = _PMCID_LABEL_RE.match(s)
-        if m:
-            s = s[m.end() :]
+    s = _past_host_or_label(_clean(text), _PMCID_HOSTS, _PMCID_LABEL_RE)
     if s[:3].lower() == "pmc":
         s = s[3:]
     return "PMC" + _digits(original, s, "pmcid", "a PMCID after 'PMC'", 9)
@@ -428,14 +423,7 @@ _OPENALEX_ENTITIES: Final = {
 
 def _openalex_value(text: str) -> str:
     original = text
-    s = _clean(text)
-    rest = _after_host(s, _OPENALEX_HOSTS)
-    if rest is not None:
-        s = _strip_query(rest).rstrip("/")
-    else:
-        m = _OPENALEX_LABEL_RE.match(s)
-        if m:
-            s = s[m.end() :]
+    s = _past_host_or_label(_clean(text), _OPENALEX_HOSTS, _OPENALEX_LABEL_RE)
     head = s[:1].lower()
     if head in _OPENALEX_ENTITIES and _DIGITS_RE.fullmatch(s[1:]):
         raise InvalidIdentifier(
@@ -488,14 +476,7 @@ _CORPUSID_LABEL_RE: Final = _label_re("corpusid", "corpus id", "corpus_id")
 
 def _corpusid_value(text: str) -> str:
     original = text
-    s = _clean(text)
-    rest = _after_host(s, _CORPUSID_HOSTS)
-    if rest is not None:
-        s = _strip_query(rest).rstrip("/")
-    else:
-        m = _CORPUSID_LABEL_RE.match(s)
-        if m:
-            s = s[m.end() :]
+    s = _past_host_or_label(_clean(text), _CORPUSID_HOSTS, _CORPUSID_LABEL_RE)
     return _digits(original, s, "corpusid", "a CorpusId", 12)
 
 
