@@ -111,11 +111,18 @@ OBSERVATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("cited_year", _INT),
     ("cited_identifiers", _STR),
     ("reference_raw", _STR),
+    ("reference_key", _STR),  # the entry's key or label in the citing paper's list ("ref56")
     ("state", _STR),
     ("method", _STR),
     ("score", _FLOAT),
     ("influential", _BOOL),
     ("intents", _STR),
+    # The inbound check (null for outbound observations and unchecked ones):
+    ("check", _STR),  # CheckStatus value: "checked", "not_checked" or "asserted"
+    ("not_checked", _STR),  # NotChecked value: "no_source", "fetch_failed" or "cap"
+    ("checked_with", _STR),  # whose reference list was read (or whose word it is)
+    ("checked", _TIME),  # when the citing paper's list was read
+    ("check_reason", _STR),
     # From a record only (null for plain observations):
     ("source_id", _STR),  # the source's own id of the observation, when it gave one
     ("notice", _STR),  # the cited work's standing-notice status (NoticeStatus value)
@@ -260,6 +267,17 @@ def resolution_rows(
     return rows
 
 
+def _check_cells(o: Observation) -> dict[str, Any]:
+    c = o.check
+    return {
+        "check": None if c is None else c.status.value,
+        "not_checked": None if c is None or c.not_checked is None else c.not_checked.value,
+        "checked_with": None if c is None else c.source,
+        "checked": None if c is None else c.checked,
+        "check_reason": None if c is None else c.reason,
+    }
+
+
 def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str, Any]]:
     """One row per observation, with the :data:`OBSERVATION_COLUMNS` keys.
 
@@ -290,11 +308,13 @@ def observation_rows(observations: Iterable[Observation] | Any) -> list[dict[str
                 "citing_areas": _join(o.citing.areas),
                 **_paper_cells("cited_", o.cited),
                 "reference_raw": None if o.reference is None else o.reference.raw,
+                "reference_key": None if o.reference is None else o.reference.key,
                 "state": None if res is None else res.state.value,
                 "method": None if res is None or res.method is None else res.method.value,
                 "score": None if res is None else float(res.score),
                 "influential": o.influential,
                 "intents": _join(o.intents),
+                **_check_cells(o),
                 "source_id": source_ids.get(o.id),
                 "notice": None if notice is None else notice.check.status.value,
                 "after_retraction": None if notice is None else notice.after_retraction,

@@ -53,6 +53,7 @@ __all__ = [
     "OBSERVATION_NAMESPACE",
     "Agreement",
     "Author",
+    "CheckStatus",
     "Coverage",
     "CoverageState",
     "Direction",
@@ -60,9 +61,11 @@ __all__ = [
     "EventKind",
     "Evidence",
     "Facet",
+    "InboundCheck",
     "Measurement",
     "MeasurementKind",
     "Method",
+    "NotChecked",
     "NoticeCheck",
     "NoticeStatus",
     "Observation",
@@ -191,6 +194,48 @@ class Direction(enum.StrEnum):
     OUTBOUND = "outbound"
 
 
+class CheckStatus(enum.StrEnum):
+    """Whose word an inbound observation's state is: our check, no check, or the source's.
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: The citing work's own reference list was read and every entry resolved against the
+    #: paper's small catalog: the state is citeledger's (the resolver's same rules as outbound).
+    CHECKED = "checked"
+    #: The citing work's reference list could not be had (see :class:`NotChecked`): the source
+    #: lists the work as citing, nothing more is claimed (no resolution).
+    NOT_CHECKED = "not_checked"
+    #: Checking was switched off (``check_inbound=False``): the state is the listing source's.
+    ASSERTED = "asserted"
+
+
+class NotChecked(enum.StrEnum):
+    """Why a citing work's reference list was not read.
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: No source offers the citing work's reference list in order, by any of its identifiers.
+    NO_SOURCE = "no_source"
+    #: A source that has the list failed to send it (after the transport's retries).
+    FETCH_FAILED = "fetch_failed"
+    #: The citing work lies beyond the disclosed check cap.
+    CAP = "cap"
+
+    @property
+    def label(self) -> str:
+        """Human label ("no source has the reference list")."""
+        return _NOT_CHECKED_LABELS[self]
+
+
+_NOT_CHECKED_LABELS = {
+    NotChecked.NO_SOURCE: "no source has the reference list",
+    NotChecked.FETCH_FAILED: "reference list fetch failed",
+    NotChecked.CAP: "beyond the disclosed check cap",
+}
+
+
 class EventKind(enum.StrEnum):
     """Source-reported events about a work."""
 
@@ -227,6 +272,8 @@ class Facet(enum.StrEnum):
     REFERENCE_RESOLUTION = "reference_resolution"
     STANDING_NOTICES = "standing_notices"
     INBOUND_ITEMIZATION = "inbound_itemization"
+    #: Citing works whose own reference list was read and checked (``.. versionadded:: 0.2.0``).
+    INBOUND_RESOLUTION = "inbound_resolution"
     EXTERNAL_CITATION_MEASUREMENTS = "external_citation_measurements"
 
 
@@ -1000,6 +1047,49 @@ class Resolution:
 # --------------------------------------------------------------------------- observations
 
 
+def _opt_not_checked(value: NotChecked | str | None) -> NotChecked | None:
+    return None if value is None else NotChecked(value)
+
+
+@frozen(kw_only=True)
+class InboundCheck:
+    """How an inbound observation's state came about: citeledger's check of the citing work.
+
+    Args:
+        status: Checked (the citing work's list was read), not checked, or as asserted.
+        source: Whose reference list was read (checked), or whose word the state is
+            (asserted); None when nothing was read.
+        checked: When the reference list was read (aware UTC); None when not checked.
+        entries: How many entries the citing work's list had, when read.
+        not_checked: Why the list was not read (only with ``status`` not checked).
+        reason: The same in words, naming sources and errors.
+
+    .. versionadded:: 0.2.0
+    """
+
+    status: CheckStatus = field(converter=CheckStatus)
+    source: str | None = None
+    checked: dt.datetime | None = field(default=None, converter=_opt_utc)
+    entries: int | None = field(default=None, converter=_opt_count)
+    not_checked: NotChecked | None = field(default=None, converter=_opt_not_checked)
+    reason: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.status is CheckStatus.NOT_CHECKED) != (self.not_checked is not None):
+            raise ModelError("a not_checked reason goes with, and only with, status not_checked")
+
+    def describe(self) -> str:
+        """One line: "checked against crossref's reference list (70 entries)", ..."""
+        if self.status is CheckStatus.ASSERTED:
+            return f"as asserted by {self.source or 'the source'}"
+        if self.status is CheckStatus.NOT_CHECKED:
+            assert self.not_checked is not None
+            why = self.not_checked.label
+            return f"not checked: {why}" + (f" ({self.reason})" if self.reason else "")
+        n = "" if self.entries is None else f" ({self.entries:,} entries)"
+        return f"checked against {self.source or 'a'} reference list{n}"
+
+
 def _work_id(paper: Paper | None) -> str:
     return "" if paper is None else paper.key
 
@@ -1040,6 +1130,8 @@ class Observation:
         contexts: Citation contexts (sentences around the in-text citation), if given.
         intents: Citation intents (Semantic Scholar: "methodology", ...), if given.
         influential: Semantic Scholar's ``isInfluential``, if given.
+        check: For an inbound observation, whether citeledger read the citing work's own
+            reference list (:class:`InboundCheck`); None for one not (yet) checked.
         id: Deterministic id; computed when not given (or empty). A given id must equal the
             computed one, so a stale id cannot slip through ``attrs.evolve``.
     """
@@ -1055,6 +1147,7 @@ class Observation:
     contexts: tuple[str, ...] = field(default=(), converter=_strs)
     intents: tuple[str, ...] = field(default=(), converter=_strs)
     influential: bool | None = None
+    check: InboundCheck | None = None
     id: str = field(default="", converter=str)
 
     def __attrs_post_init__(self) -> None:

@@ -7,6 +7,8 @@ fails the build. Nothing here reaches the network (no intersphinx), so the build
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
+import re
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
 
@@ -17,7 +19,9 @@ try:
     release = _dist_version("citeledger")
 except PackageNotFoundError:  # building from a tree that is not installed
     release = "0.0.0+unknown"
-version = release
+# The sidebar shows "0.1 (dev)", not a 40-character hatch-vcs version with a commit and date.
+_short = re.match(r"\d+\.\d+", release)
+version = (_short.group() if _short else release) + (" (dev)" if "dev" in release else "")
 
 extensions = [
     "myst_parser",
@@ -44,6 +48,14 @@ autodoc_preserve_defaults = True
 # TYPE_CHECKING (pandas, pyarrow, distributed) cannot be resolved at build time, which is fine:
 # nitpicky stays off, so an unresolvable annotation is rendered as text, not a warning.
 nitpicky = False
+# The optional extras' imports, mocked only when missing, so the reference has the Dask and
+# strategies pages from a plain ``pip install -e ".[docs]"`` too; an installed extra is used
+# as is (mocking Hypothesis when it is there would hide the strategies' real signatures).
+autodoc_mock_imports = [
+    name
+    for name in ("dask", "distributed", "pandas", "pyarrow", "hypothesis", "tqdm")
+    if importlib.util.find_spec(name) is None
+]
 
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
@@ -51,5 +63,5 @@ napoleon_use_rtype = False
 napoleon_attr_annotations = True
 
 html_theme = "furo"
-html_title = f"citeledger {release}"
+html_title = f"citeledger {version}"
 html_static_path: list[str] = []

@@ -9,12 +9,14 @@ reference as JSON Lines (and Parquet when pyarrow is installed). Columns: ``citi
 
 Usage::
 
-    python examples/dask_resolve.py                      # generate 2,000 works and resolve them
+    python examples/dask_resolve.py                      # generate 2,000 works, resolve, write to a temp dir
     python examples/dask_resolve.py --generate 50000 --workers 2
     python examples/dask_resolve.py path/to/works/ --out results/
     python examples/dask_resolve.py works.jsonl --scheduler tcp://scheduler:8786   # a real cluster
 
-Needs the ``dask`` extra: ``pip install 'citeledger[dask]'``. Runs offline.
+Output goes to ``--out`` (default: a new temporary directory, printed; never the checkout). The
+Dask dashboard's address is printed when the cluster starts, and a progress bar runs on a
+terminal. Needs the ``dask`` extra: ``pip install -e ".[dask]"`` from a checkout. Runs offline.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ import importlib.util
 import json
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import dask.bag as db
 import pandas as pd
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, progress
 
 import citeledger as cl
 from citeledger.dask import resolve_dataframe
@@ -225,13 +228,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("works", nargs="?", type=Path, help="OpenAlex works: a file or a directory")
     ap.add_argument("--generate", type=int, default=2000, help="works to generate without a path")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", type=Path, default=Path("dask-resolve-out"))
+    ap.add_argument(
+        "--out", type=Path, help="output directory (default: a new temporary directory)"
+    )
     ap.add_argument("--workers", type=int, default=2, help="LocalCluster worker processes")
     ap.add_argument(
         "--scheduler", help="address of an existing scheduler instead of a LocalCluster"
     )
     args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = Path(tempfile.mkdtemp(prefix="citeledger-dask-"))
     args.out.mkdir(parents=True, exist_ok=True)
+    print(f"writing to {args.out}/")
 
     path = args.works
     if path is None:
@@ -251,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
         client = Client(cluster)
+    print(f"Dask dashboard: {client.dashboard_link}")
     try:
         # The workers read the shards themselves: millions of references never pass through
         # this process or the scheduler. One partition per shard file.
@@ -264,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         resolved = resolve_dataframe(rows.to_dataframe(meta=meta), resolver, client=client)
         resolved = resolved.persist()
+        if sys.stdout.isatty():  # a bar for a person watching; logs stay clean
+            progress(resolved)
+            print()
         # Per-partition counts, summed here: a reduction without a shuffle.
         per_part = resolved.map_partitions(
             lambda df: df["state"].value_counts(), meta=pd.Series(dtype="int64", name="count")

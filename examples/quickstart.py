@@ -3,10 +3,15 @@
     python examples/quickstart.py                       # both seed records + the demo's outbound table
     python examples/quickstart.py --format html > out.html
     python examples/quickstart.py --live --mailto you@example.org 2104.07857
+    python examples/quickstart.py --plan 2104.07857      # what --live would ask, no network
 
 Offline, everything comes from the sample source embedded in the package (no network). With
 ``--live`` the real arXiv, Crossref, OpenAlex and Semantic Scholar APIs are asked (polite pool via
-``--mailto``); that path is documented but not run in CI.
+``--mailto``); that path is documented but not run in CI. It discovers who cites the paper
+(OpenAlex, Semantic Scholar) and then checks each citing work's own reference list (Crossref
+deposited references, then Semantic Scholar references; OpenAlex ``referenced_works`` only as a
+hint), so each inbound observation carries a reference number and citeledger's own state.
+``--plan`` prints which source answers what and the request count, without any network.
 """
 
 from __future__ import annotations
@@ -69,8 +74,31 @@ def live(paper_id: str, mailto: str | None, fmt: str, cap: int) -> None:
                 sources.append(cl.load_source(name))
         except SourceNotFound as exc:
             print(f"skipping {name}: {exc}", file=sys.stderr)
-    record = cl.build_record(paper_id, sources, inbound_cap=cap, network=True)
+    record = cl.build_record(
+        paper_id, sources, inbound_cap=cap, network=True, check_inbound=True, check_cap=cap
+    )
     print(_emit(record, fmt, "full"))
+
+
+def plan(paper_id: str, cap: int) -> None:
+    """Print what ``--live`` would ask of each source, and the request count; no network."""
+    from citeledger.ledger._inbound import _ordered_sources  # noqa: PLC0415 - example only
+    from citeledger.sources import CitationSource  # noqa: PLC0415 - example only
+
+    sources = [cl.load_source(name) for name in LIVE_SOURCES]
+    full, ordered, hints = _ordered_sources(sources)
+    listing = [s.name for s in sources if isinstance(s, CitationSource)]
+    print(f"paper: {cl.parse_identifier(paper_id)}")
+    print(f"1. discover citing works: {', '.join(listing)} (at most {cap:,} each)")
+    print(
+        "2. check each citing work (at most "
+        f"{cap:,}): its reference list from the first of {', '.join(s.name for s in full + ordered)}"
+        f" that has it; {', '.join(s.name for s in hints)} only as an identifier hint"
+    )
+    print(
+        f"3. requests for the checks: {cap:,} when the first source has every list, up to "
+        f"{cap * (len(ordered) + len(hints)):,} when none has one"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,13 +109,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=("text", "markdown", "html", "json"), default="text")
     parser.add_argument("--live", action="store_true", help="use the real APIs (network)")
     parser.add_argument(
+        "--plan", action="store_true", help="print what --live would ask (no network)"
+    )
+    parser.add_argument(
         "--mailto", help="contact address for the polite pools (Crossref, OpenAlex)"
     )
     parser.add_argument(
         "--cap", type=int, default=200, help="inbound page cap for --live (default 200)"
     )
     args = parser.parse_args(argv)
-    if args.live:
+    if args.plan:
+        plan(args.paper_id or "arXiv:2104.07857", args.cap)
+    elif args.live:
         if not args.paper_id:
             parser.error("--live needs a paper id")
         live(args.paper_id, args.mailto, args.format, args.cap)

@@ -31,17 +31,29 @@ if os.environ.get("FAST"):
     _default_profile = "fast"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default_profile))
 
-#: ``../shared`` beside the checkout (CI lays it there).
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+#: ``../shared`` beside the checkout (CI lays it there); ``CITELEDGER_SHARED`` points elsewhere
+#: (``CITELEDGER_SHARED=/nonexistent`` runs the suite as a bare clone would).
+SHARED = Path(
+    os.environ.get("CITELEDGER_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
+)
 SOURCES = SHARED / "data" / "sources"
 MATCHING = SHARED / "data" / "matching-dev"
 
-#: Skip a test when ``../shared/data`` is absent.
-requires_shared = pytest.mark.skipif(
-    not (SHARED / "data").is_dir(), reason="../shared/data is not present beside the checkout"
-)
+#: Whether ``../shared/data`` (the large real corpora and recordings) is laid beside the checkout.
+HAVE_SHARED = (SHARED / "data").is_dir()
+_SHARED_REASON = "../shared is absent (real recordings and corpora; see CITELEDGER_SHARED)"
 
+#: The one marker for tests that read ``../shared``: skipped, with one reason, when it is absent.
+#: Everything else runs on a bare clone from the hand-written payloads in ``tests/fixtures/``.
+requires_shared = pytest.mark.shared_data
+
+#: Hand-written payloads in the recorded shapes (``tests/fixtures/<source>/``), shipped with the tests.
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def fixture_bytes(source: str, name: str) -> bytes:
+    """The bytes of ``tests/fixtures/<source>/<name>``."""
+    return (FIXTURES / source / name).read_bytes()
 
 
 @pytest.fixture
@@ -49,7 +61,7 @@ def shared_data() -> Path:
     """Path of ``../shared/data``; skips the test when it is absent."""
     path = SHARED / "data"
     if not path.is_dir():
-        pytest.skip("../shared/data is not present beside the checkout")
+        pytest.skip(_SHARED_REASON)
     return path
 
 
@@ -60,12 +72,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--live"):
-        return
+    skip_shared = pytest.mark.skip(reason=_SHARED_REASON)
     skip_live = pytest.mark.skip(reason="needs --live (talks to real services)")
+    live = config.getoption("--live")
     for item in items:
-        if "live" in item.keywords:
+        if not HAVE_SHARED and "shared_data" in item.keywords:
+            item.add_marker(skip_shared)
+        if not live and "live" in item.keywords:
             item.add_marker(skip_live)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for every skip, grouped by reason, instead of one line per skipped test."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons: dict[str, int] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    summary = "; ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
+    terminalreporter.write_line(f"skipped: {summary}")
 
 
 _LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", "0.0.0.0", ""}  # loopback only

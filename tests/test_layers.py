@@ -39,9 +39,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("citeledger.sources", "citeledger._memo"),
     ("citeledger.resolve",),
     ("citeledger.ledger",),
-    ("citeledger.dask",),
+    ("citeledger.dask", "citeledger.exports"),
     ("citeledger.testing",),
-    ("citeledger",),
+    ("citeledger.cli", "citeledger.__main__", "citeledger"),
 )
 
 #: Imports allowed although they point upwards: (importer, imported) -> why. Keep it empty

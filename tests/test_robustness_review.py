@@ -276,6 +276,7 @@ def test_open_retractions_updates_not_a_list_is_a_parse_error() -> None:
 # --------------------------------------------------------------------------- lead's files
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", ["doi:", "PMID:", "CorpusId:", "PMCID:"])
 def test_find_identifiers_is_linear_on_a_repeated_label(label: str) -> None:
     # Each label scanned its whole unbroken remainder: 100 KB of "doi:" took 7 s. The token a

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from citeledger.ledger._util import _merge_names
 from citeledger.ledger.record import LINK_UNAVAILABLE, Outcome
-from citeledger.model import Coverage, CoverageState, Facet, NoticeStatus
+from citeledger.model import CheckStatus, Coverage, CoverageState, Facet, NoticeStatus
 from citeledger.sources import UnreadableItem, describe_unreadable
 
 if TYPE_CHECKING:
@@ -231,6 +231,78 @@ def _inbound_coverage(
         sources=srcs,
         observed=observed,
         state=CoverageState.COMPLETE,
+        note=note,
+    )
+
+
+def _inbound_resolution_coverage(
+    inbound: Sequence[Observation], *, enabled: bool, cap: int | None
+) -> Coverage:
+    """The "inbound resolution: measured k of n" row: citing works whose list was read.
+
+    ``n`` counts the distinct citing works listed; ``k`` those with at least one observation
+    whose check read their list. Works not checked are counted by reason.
+    """
+    facet = Facet.INBOUND_RESOLUTION
+    by_work: dict[str, list[Observation]] = {}
+    for obs in inbound:
+        by_work.setdefault(obs.citing.key, []).append(obs)
+    total = len(by_work)
+    note = f"at most the first {cap:,} citing works checked" if cap is not None else None
+    checks = [o.check for o in inbound if o.check is not None]
+    read = {
+        key
+        for key, group in by_work.items()
+        if any(o.check is not None and o.check.status is CheckStatus.CHECKED for o in group)
+    }
+    srcs = tuple(
+        dict.fromkeys(
+            c.source for c in checks if c.status is CheckStatus.CHECKED and c.source is not None
+        )
+    )
+    observed = max(
+        (c.checked for c in checks if c.status is CheckStatus.CHECKED and c.checked), default=None
+    )
+    if total == 0:
+        return Coverage(facet=facet, state=CoverageState.NOTHING_TO_MEASURE, note=note)
+    if not enabled and not read:
+        asserted = tuple(dict.fromkeys(o.source for o in inbound))
+        return Coverage(
+            facet=facet,
+            measured=0,
+            total=total,
+            sources=asserted,
+            state=CoverageState.UNAVAILABLE,
+            reason="checking switched off (check_inbound=False): states as asserted by "
+            + ", ".join(asserted),
+            note=note,
+        )
+    if len(read) == total:
+        return Coverage(
+            facet=facet,
+            measured=total,
+            total=total,
+            sources=srcs,
+            observed=observed,
+            state=CoverageState.COMPLETE,
+            note=note,
+        )
+    why: dict[str, int] = {}
+    for key, group in by_work.items():
+        if key in read:
+            continue
+        check = next((o.check for o in group if o.check is not None), None)
+        label = "not checked" if check is None else check.describe().split(" (", 1)[0]
+        why[label] = why.get(label, 0) + 1
+    reason = "; ".join(f"{n:,} {label}" for label, n in why.items())
+    return Coverage(
+        facet=facet,
+        measured=len(read),
+        total=total,
+        sources=srcs,
+        observed=observed,
+        state=CoverageState.PARTIAL if read else CoverageState.UNAVAILABLE,
+        reason=reason,
         note=note,
     )
 

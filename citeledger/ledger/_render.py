@@ -17,7 +17,14 @@ import html
 from typing import TYPE_CHECKING
 
 from citeledger.ledger.record import PRINCIPLE, _z
-from citeledger.model import Coverage, CoverageState, Facet, Observation, ResolutionState
+from citeledger.model import (
+    CheckStatus,
+    Coverage,
+    CoverageState,
+    Facet,
+    Observation,
+    ResolutionState,
+)
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -25,12 +32,15 @@ if TYPE_CHECKING:
     from citeledger.ledger.record import CitationRecord, ObservationNotice
     from citeledger.page import CitingWork, YearCount
 
-__all__ = ["coverage_line", "render", "svg_bar_chart"]
+__all__ = ["STYLESHEET", "coverage_line", "render", "svg_bar_chart"]
 
 FACET_BLURB = {
     Facet.REFERENCE_RESOLUTION: "Typed states for the displayed outbound observations.",
     Facet.STANDING_NOTICES: "One-hop event checks from named stored sources.",
     Facet.INBOUND_ITEMIZATION: "Citing papers itemized{cap}.",
+    Facet.INBOUND_RESOLUTION: (
+        "Citing papers whose own reference list was read and resolved against this paper."
+    ),
     Facet.EXTERNAL_CITATION_MEASUREMENTS: (
         "A source-named dated measurement, never combined with another source."
     ),
@@ -97,13 +107,43 @@ def _source_line(record: CitationRecord, facet: Facet) -> str:
     return text
 
 
+def _facets(record: CitationRecord) -> list[Facet]:
+    """The facets the record has a coverage row for, in :class:`Facet` order.
+
+    A record read from older JSON may lack the newer ones.
+    """
+    have = {c.facet for c in record.coverage}
+    return [f for f in Facet if f in have]
+
+
 def _resolution_line(obs: Observation) -> str:
     res = obs.resolution
+    check = obs.check
+    if check is not None and check.status is CheckStatus.NOT_CHECKED:
+        return (
+            f"Resolution: {check.describe()}; listed by {obs.source}, observed {_z(obs.observed)}"
+        )
     if res is None:
         return f"Resolution: not reported by the source, observed {_z(obs.observed)}"
     # No method means nothing linked the reference to a work: the seed's "no resolver link".
     method = res.method.label if res.method is not None else "no resolver link"
-    return f"Resolution: {res.state.label}; {method}, observed {_z(obs.observed)}"
+    if check is not None and check.status is CheckStatus.ASSERTED:
+        method += f", {check.describe()}"
+    when = check.checked if check is not None and check.checked is not None else obs.observed
+    return f"Resolution: {res.state.label}; {method}, observed {_z(when)}"
+
+
+def _entry_line(obs: Observation) -> str | None:
+    """The citing paper's entry as it reads (and where the check read it), when checked."""
+    check = obs.check
+    if check is None or check.status is not CheckStatus.CHECKED or check.source is None:
+        return None
+    ref = obs.reference
+    if ref is None:
+        return f"Checked against {check.describe().removeprefix('checked against ')}"
+    text = ref.raw or ref.title or (" ".join(str(i) for i in ref.identifiers)) or "(no text)"
+    key = f" [{ref.key}]" if ref.key else ""
+    return f"Entry{key} ({check.source}): {text}"
 
 
 def _notice_lines(notices: dict[str, ObservationNotice], obs: Observation) -> list[str]:
@@ -143,7 +183,7 @@ def _ledger_text(record: CitationRecord) -> list[str]:
         "Coverage vector",
         "",
     ]
-    for facet in Facet:
+    for facet in _facets(record):
         cov = record.coverage_of(facet)
         out += [
             coverage_line(cov),
@@ -210,7 +250,9 @@ def _ledger_text(record: CitationRecord) -> list[str]:
             else "Reference number not reported",
             "",
         ]
-        out += [_resolution_line(obs), "", *_notice_lines(notices, obs), ""]
+        entry = _entry_line(obs)
+        out += [_resolution_line(obs), "", *([entry, ""] if entry else [])]
+        out += [*_notice_lines(notices, obs), ""]
     out += _extras_text(record)
     return out
 
@@ -432,12 +474,12 @@ def _markdown(record: CitationRecord, view: str) -> str:
         for obs in record.inbound:
             sid = sids.get(obs.id) or obs.id
             notice = notices.get(obs.id)
-            state = obs.state.label if obs.state else "not reported"
-            method = obs.method.label if obs.method else ""
+            line = _resolution_line(obs).removeprefix("Resolution: ")
+            entry = _entry_line(obs)
             lines.append(
                 f"- `{sid}` {e(obs.citing.title or '')} — reference "
-                f"{obs.position if obs.position is not None else '?'}; "
-                f"{state}; {e(method)}, observed {_z(obs.observed)}. "
+                f"{obs.position if obs.position is not None else '?'}; {e(line)}. "
+                + (f"{e(entry)}. " if entry else "")
                 + (e(notice.check.describe()) if notice else "")
             )
         if record.disagreements:
@@ -472,137 +514,390 @@ def _markdown(record: CitationRecord, view: str) -> str:
 
 # ---------------------------------------------------------------------------- html
 
+#: The stylesheet every HTML rendering carries (no external assets; scoped to the record).
+#: Text and rules take the page's own colour (``currentColor``, translucent greys) and every
+#: background is transparent, so the record reads in light and dark themes alike; the one
+#: accent colour lightens when the reader prefers a dark scheme or JupyterLab's theme is dark.
+STYLESHEET = """\
+.citeledger-record{--cl-accent:#3566b8;--cl-rule:rgba(127,127,127,.35);\
+--cl-faint:rgba(127,127,127,.12);color:inherit;background:transparent;\
+font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;\
+max-width:60rem;overflow-wrap:break-word}
+.citeledger-record .cl-wrap{overflow-wrap:anywhere}
+@media (prefers-color-scheme:dark){.citeledger-record{--cl-accent:#7ea6ec}}
+[data-jp-theme-light=false] .citeledger-record{--cl-accent:#7ea6ec}
+.citeledger-record h2{font-size:1.45em;line-height:1.2;margin:.1em 0 .3em}
+.citeledger-record h3{font-size:1.05em;margin:1.4em 0 .4em;padding-bottom:.15em;\
+border-bottom:1px solid var(--cl-rule)}
+.citeledger-record .cl-kicker,.citeledger-record .cl-muted{opacity:.72;font-size:.86em;margin:0}
+.citeledger-record .cl-meta{margin:.1em 0 .5em}
+.citeledger-record blockquote{margin:.6em 0;padding:.1em .8em;\
+border-left:3px solid var(--cl-accent)}
+.citeledger-record table{border-collapse:collapse;margin:.3em 0;font-size:.93em}
+.citeledger-record .cl-table{overflow-x:auto;max-width:100%}
+.citeledger-record table.cl-ranked,.citeledger-record table.cl-coverage{width:100%}
+.citeledger-record th,.citeledger-record td{text-align:left;vertical-align:top;\
+padding:.28em .6em .28em 0;border-bottom:1px solid var(--cl-rule);background:transparent}
+.citeledger-record thead th{font-weight:600;border-bottom-width:2px}
+.citeledger-record td.cl-n,.citeledger-record th.cl-n{text-align:right;\
+font-variant-numeric:tabular-nums;white-space:nowrap}
+.citeledger-record thead th.cl-n{white-space:normal}
+.citeledger-record tr.cl-zero td{opacity:.55}
+.citeledger-record .cl-state{display:inline-block;padding:0 .45em;border-radius:.7em;\
+border:1px solid var(--cl-rule);font-size:.85em;white-space:nowrap}
+.citeledger-record .cl-complete{border-color:var(--cl-accent)}
+.citeledger-record .cl-unavailable{border-style:dashed}
+.citeledger-record .cl-chart{display:block;max-width:100%;height:auto;margin:.4em 0}
+.citeledger-record .cl-chart .cl-bar{fill:var(--cl-accent)}
+.citeledger-record .cl-chart .cl-bar.cl-partial{fill-opacity:.4;stroke:var(--cl-accent);\
+stroke-dasharray:3 2}
+.citeledger-record .cl-chart .cl-grid{stroke:var(--cl-rule)}
+.citeledger-record details{margin:.5em 0;padding:.2em .6em;border:1px solid var(--cl-rule);\
+border-radius:4px}
+.citeledger-record summary{cursor:pointer;font-weight:600}
+.citeledger-record .cl-observation{padding:.35em 0;border-bottom:1px solid var(--cl-faint)}
+.citeledger-record .cl-observation p{margin:.1em 0}
+.citeledger-record code{font-size:.9em}
+"""
 
-def svg_bar_chart(years: tuple[YearCount, ...], *, title: str = "Citing papers per year") -> str:
-    """An inline SVG bar chart of per-year counts (zero years drawn as empty slots)."""
+
+def _nice_step(top: int, ticks: int = 4) -> int:
+    """A round step (1, 2 or 5 times a power of ten) giving about ``ticks`` gridlines."""
+    raw = max(1.0, top / ticks)
+    power: int = 10 ** (len(str(int(raw))) - 1)
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def svg_bar_chart(
+    years: tuple[YearCount, ...],
+    *,
+    title: str = "Citing papers per year",
+    partial_through: dt.date | None = None,
+) -> str:
+    """An inline SVG bar chart of per-year counts, with a y-axis and labelled bars.
+
+    Zero years are drawn as empty slots. When ``partial_through`` falls in the last year shown
+    (and is not its last day), that bar is drawn hatched and labelled as partial.
+
+    .. versionchanged:: 0.1.0
+       A y-axis with gridlines, ``partial_through``.
+    """
     if not years:
         return ""
-    width, height, pad, label_h = 40 * len(years) + 20, 180, 10, 30
-    top = max(y.count for y in years) or 1
-    plot_h = height - label_h - pad * 2
+    # Wide slots for a short series, so a few years do not make a thumbnail.
+    slot = max(40, min(72, 480 // len(years)))
+    left, right, top_pad, bottom = 48, 10, 18, 34
+    width = left + slot * len(years) + right
+    height = 240
+    gap = round(slot * 0.16)
+    plot_h = height - top_pad - bottom
+    last = years[-1].year
+    partial = (
+        partial_through is not None
+        and partial_through.year == last
+        and (partial_through.month, partial_through.day) != (12, 31)
+    )
+    peak = max(y.count for y in years)
+    step = _nice_step(peak)
+    axis_top = max(step, -(-peak // step) * step)
+
+    def y_of(value: int) -> float:
+        return top_pad + plot_h * (1 - value / axis_top)
+
+    desc = f"{title}, {years[0].year}-{last}" + (
+        f"; {last} to {_short_date(partial_through)} only" if partial and partial_through else ""
+    )
     parts = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}" class="cl-chart">'
+            f'height="{height}" viewBox="0 0 {width} {height}" class="cl-chart" '
+            f'font-family="inherit" font-size="11" fill="currentColor">'
         ),
-        f"<title>{html.escape(title)}</title>",
+        f"<title>{html.escape(desc)}</title>",
     ]
+    tick = 0
+    while tick <= axis_top:
+        gy = round(y_of(tick), 1)
+        parts.append(
+            f'<line class="cl-grid" x1="{left}" x2="{width - right}" y1="{gy}" y2="{gy}" '
+            f'stroke="currentColor" stroke-opacity=".25" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{left - 6}" y="{gy + 3.5}" text-anchor="end" opacity=".75">{tick:,}</text>'
+        )
+        tick += step
     for i, y in enumerate(years):
-        bar_h = round(plot_h * y.count / top)
-        x = pad + i * 40
-        y0 = pad + 14 + (plot_h - bar_h)
+        x = left + i * slot
+        bar_h = round(plot_h * y.count / axis_top, 1)
+        y0 = round(top_pad + plot_h - bar_h, 1)
+        is_partial = partial and y.year == last
+        label = f"{y.year}: {y.count:,}"
+        if is_partial and partial_through is not None:
+            label += f" (partial year, to {_short_date(partial_through)})"
+        cls = "cl-bar cl-partial" if is_partial else "cl-bar"
+        extra = ' fill-opacity=".4"' if is_partial else ""
         parts.append(
-            f'<rect x="{x + 4}" y="{y0}" width="28" height="{bar_h}" fill="#4a6fa5">'
-            f"<title>{y.year}: {y.count:,}</title></rect>"
+            f'<rect class="{cls}" x="{x + gap}" y="{y0}" width="{slot - 2 * gap}" height="{bar_h}" '
+            f'fill="#3566b8"{extra}><title>{html.escape(label)}</title></rect>'
         )
         parts.append(
-            f'<text x="{x + 18}" y="{y0 - 3}" font-size="10" '
-            f'text-anchor="middle">{y.count:,}</text>'
+            f'<text x="{x + slot / 2}" y="{y0 - 4}" text-anchor="middle">{y.count:,}</text>'
         )
         parts.append(
-            f'<text x="{x + 18}" y="{height - 8}" font-size="11" '
-            f'text-anchor="middle">{y.year}</text>'
+            f'<text x="{x + slot / 2}" y="{height - bottom + 15}" text-anchor="middle">'
+            f"{y.year}</text>"
         )
+        if is_partial:
+            parts.append(
+                f'<text x="{x + slot / 2}" y="{height - bottom + 28}" text-anchor="middle" '
+                f'font-size="9.5" opacity=".75">partial</text>'
+            )
+    base = top_pad + plot_h
+    parts.append(
+        f'<line x1="{left}" x2="{width - right}" y1="{base}" y2="{base}" '
+        f'stroke="currentColor" stroke-width="1"/>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _html(record: CitationRecord, view: str) -> str:
+def _state_badge(state: CoverageState) -> str:
+    return (
+        f'<span class="cl-state cl-{state.value}">'
+        f"{html.escape(state.value.replace('_', ' '))}</span>"
+    )
+
+
+def _counts_by_source(record: CitationRecord) -> list[str]:
+    """Each source's own numbers side by side: never added up across sources."""
+    names: list[str] = []
+    for r in record.reports:
+        if r.source not in names:
+            names.append(r.source)
+    cited = {m.source: m for m in record.measurements}
+    inbound: dict[str, int] = {}
+    for o in record.inbound:
+        inbound[o.source] = inbound.get(o.source, 0) + 1
+    outbound: dict[str, int] = {}
+    for o in record.outbound:
+        outbound[o.source] = outbound.get(o.source, 0) + 1
+    names += [m.source for m in record.measurements if m.source not in names]
+    h = html.escape
+    rows = [
+        (
+            '<div class="cl-table"><table class="cl-sources">'
+            '<thead><tr><th>source</th><th class="cl-n">cited by</th>'
+            '<th class="cl-n">citing papers itemized</th><th class="cl-n">references listed</th>'
+            "<th>observed</th></tr></thead><tbody>"
+        )
+    ]
+    for name in names:
+        got = cited.get(name)
+        rows.append(
+            f"<tr><th>{h(name)}</th>"
+            f'<td class="cl-n">{f"{got.value:,}" if got is not None else "–"}</td>'
+            f'<td class="cl-n">{inbound.get(name, 0):,}</td>'
+            f'<td class="cl-n">{outbound.get(name, 0):,}</td>'
+            f"<td>{h(_short_date(got.observed.date())) if got is not None else ''}</td></tr>"
+        )
+    rows.append("</tbody></table></div>")
+    rows.append(
+        f'<p class="cl-muted">{len(record.citing_works):,} distinct citing works from '
+        f"{len(record.inbound):,} inbound observations; counts of different sources are shown "
+        "side by side, never combined.</p>"
+    )
+    return rows
+
+
+def _coverage_table(record: CitationRecord) -> list[str]:
+    h = html.escape
+    out = [
+        (
+            '<div class="cl-table"><table class="cl-coverage">'
+            '<thead><tr><th>facet</th><th class="cl-n">measured</th>'
+            "<th>state</th><th>sources</th><th>why</th></tr></thead><tbody>"
+        )
+    ]
+    for facet in _facets(record):
+        cov = record.coverage_of(facet)
+        total = "?" if cov.total is None else f"{cov.total:,}"
+        why = "; ".join(x for x in (cov.reason, cov.note) if x)
+        out.append(
+            f"<tr><th>{h(_facet_title(facet))}</th>"
+            f'<td class="cl-n">{cov.measured:,} of {total}</td>'
+            f"<td>{_state_badge(cov.state)}</td>"
+            f"<td>{h(', '.join(cov.sources)) or '–'}</td>"
+            f'<td class="cl-wrap">{h(why)}</td></tr>'
+        )
+    out.append("</tbody></table></div>")
+    return out
+
+
+def _states_table(record: CitationRecord) -> list[str]:
+    out = [
+        (
+            '<div class="cl-table"><table class="cl-states">'
+            "<thead><tr><th>resolution state</th>"
+            '<th class="cl-n">outbound references</th></tr></thead><tbody>'
+        )
+    ]
+    for s in record.resolution_counts():
+        zero = ' class="cl-zero"' if s.count == 0 else ""
+        out.append(
+            f'<tr{zero}><td>{html.escape(s.state.label)}</td><td class="cl-n">{s.count:,}</td></tr>'
+        )
+    out.append("</tbody></table></div>")
+    return out
+
+
+def _ranked_table(record: CitationRecord) -> list[str]:
+    h = html.escape
+    ranked = record.ranked_citing()
+    if not ranked:
+        return ["<p>No citing papers are itemized.</p>"]
+    src = record.ranking_source
+    out = [
+        (
+            '<div class="cl-table"><table class="cl-ranked">'
+            '<thead><tr><th class="cl-n">#</th><th class="cl-n">year</th>'
+            f'<th>citing paper</th><th class="cl-n">cited by{f" ({h(src)})" if src else ""}</th>'
+            "</tr></thead><tbody>"
+        )
+    ]
+    for i, w in enumerate(ranked, start=1):
+        m = w.count(src) if src else None
+        areas = " ".join(w.paper.areas)
+        out.append(
+            f'<tr data-areas="{h(areas)}"><td class="cl-n">{i}</td>'
+            f'<td class="cl-n">{w.year or ""}</td>'
+            f'<td class="cl-wrap">{h(w.paper.title or "(untitled)")}'
+            + (f' <small class="cl-muted">{h(_other_counts(w, src))}</small>' if m else "")
+            + f'</td><td class="cl-n">{f"{m.value:,}" if m else "–"}</td></tr>'
+        )
+    out.append("</tbody></table></div>")
+    tail = (
+        f"{len(ranked):,} most cited of {record.citing_total:,}"
+        if src
+        else f"{len(ranked):,} of {record.citing_total:,} citing papers listed, unranked"
+    )
+    out.append(f'<p class="cl-muted">{h(tail)}; all are exportable: record.citing_json().</p>')
+    return out
+
+
+def _observation_blocks(record: CitationRecord) -> list[str]:
     # Built once per rendering: per-observation lookups would be quadratic.
     notices, sids = record.notice_index(), record.source_id_index()
     h = html.escape
-    p = record.paper
-    out = ['<div class="citeledger-record">']
-    out.append(
-        f"<p><small>Paper Citation Record · LEDGER · <code>{h(record.schema)}</code> · "
-        f"{h(record.version_label)}</small></p>"
-    )
-    out.append(f"<h2>{h(p.title or record.requested)}</h2>")
-    out.append(f"<p>{_as_of(record, h(record.paper_label))}</p>")
-    out.append(f"<blockquote>{h(PRINCIPLE)}</blockquote>")
-    if view in ("ledger", "full"):
-        out.append("<h3>Coverage vector</h3><ul>")
-        for facet in Facet:
-            cov = record.coverage_of(facet)
-            out.append(
-                f"<li><strong>{h(coverage_line(cov))}</strong><br>{h(_blurb(record, facet))}<br>"
-                f"{h(_source_line(record, facet))}<br>"
-                f"{h(_state_line(cov.state, cov.reason, cov.note))}</li>"
-            )
-        out.append("</ul><h3>Reference resolution</h3><table><tbody>")
-        out += [
-            f"<tr><th>{h(s.state.label)}</th><td>{s.count}</td></tr>"
-            for s in record.resolution_counts()
-        ]
-        out.append("</tbody></table><h3>External citation measurements</h3><ul>")
-        out += [
-            f"<li><strong>{m.value:,}</strong> {h(m.source)}, observed {h(_z(m.observed))}</li>"
-            for m in record.measurements
-        ]
-        out.append("</ul><h3>Outbound references</h3>")
-        if not record.outbound:
-            out.append(
-                "<p>No outbound reference observations are available for this paper version.</p>"
-            )
-        else:
-            out.append("<ol>")
-            for obs in record.outbound:
-                ref = obs.reference
-                label = (ref.raw or ref.title or "") if ref is not None else ""
-                state = obs.state.label if obs.state else "not resolved"
-                out.append(f'<li value="{obs.position or 0}">{h(label)} <em>{h(state)}</em></li>')
-            out.append("</ol>")
-        out.append("<h3>Citing papers</h3>")
+    out: list[str] = []
+    if record.outbound:
+        out.append(
+            f"<details><summary>Outbound references ({len(record.outbound):,} of "
+            f"{record.outbound_total:,})</summary><ol>"
+        )
+        for obs in record.outbound:
+            ref = obs.reference
+            label = (ref.raw or ref.title or "") if ref is not None else ""
+            state = obs.state.label if obs.state else "not resolved"
+            out.append(f'<li value="{obs.position or 0}">{h(label)} <em>{h(state)}</em></li>')
+        out.append("</ol></details>")
+    else:
+        out.append(
+            "<p>No outbound reference observations are available for this paper version.</p>"
+        )
+    if record.inbound:
+        out.append(
+            f"<details><summary>Inbound citation observations ({len(record.inbound):,})</summary>"
+        )
         for obs in record.inbound:
             sid = sids.get(obs.id) or obs.id
             notice = notices.get(obs.id)
             out.append(
-                f'<div class="cl-observation"><p><small>Observation {h(sid)} · inbound</small></p>'
-                f"<p>{h(obs.citing.title or '')} cites this paper.</p>"
+                f'<div class="cl-observation"><p class="cl-muted">Observation {h(sid)} · '
+                f"inbound</p><p>{h(obs.citing.title or '')} cites this paper.</p>"
                 + (
                     f"<p>Reference {obs.position}</p>"
                     if obs.position is not None
                     else "<p>Reference number not reported</p>"
                 )
                 + f"<p>{h(_resolution_line(obs))}</p>"
+                + (f"<p>{h(entry)}</p>" if (entry := _entry_line(obs)) else "")
                 + (f"<p>{h(notice.check.describe())}</p>" if notice else "")
                 + "</div>"
             )
-        if record.disagreements:
-            out.append("<h3>Disagreements between sources</h3><ul>")
-            out += [f"<li>{h(d.describe())}</li>" for d in record.disagreements]
-            out.append("</ul>")
+        out.append("</details>")
+    return out
+
+
+def _html(record: CitationRecord, view: str) -> str:
+    h = html.escape
+    p = record.paper
+    out = ['<div class="citeledger-record">', f"<style>{STYLESHEET}</style>"]
+    out.append(
+        f'<p class="cl-kicker">Paper Citation Record · <code>{h(record.schema)}</code> · '
+        f"{h(record.version_label)}</p>"
+    )
+    out.append(f"<h2>{h(p.title or record.requested)}</h2>")
+    meta = [h(record.paper_label)]
+    if p.authors:
+        names = [a.raw or " ".join(x for x in (a.given, a.family) if x) for a in p.authors]
+        meta.append(h(", ".join(names[:6]) + (" et al." if len(names) > 6 else "")))
+    if p.date is not None:
+        meta.append(f"first posted {h(_short_date(p.date))}")
+    elif p.year is not None:
+        meta.append(str(p.year))
+    meta.append(f"cited by {record.citing_total:,}")
+    out.append(f'<p class="cl-meta">{" · ".join(meta)}</p>')
+    out.append(f'<p class="cl-muted">{_as_of(record, h(record.paper_label))}</p>')
     if view in ("page", "full"):
+        out.append("<h3>Counts by source</h3>")
+        out += _counts_by_source(record)
         years = record.per_year()
         through = record.data_through
-        out.append("<h3>Cited by year</h3>")
-        if through is not None:
-            out.append(f"<p>Data to {h(_short_date(through))}</p>")
-        out.append(svg_bar_chart(years))
         if years:
-            out.append(f"<p>{h(_per_year_line(years))}</p>")
-        out.append(f"<p>{h(record.reconciliation().explanation)}</p>")
+            out.append("<h3>Cited by year</h3>")
+            out.append(svg_bar_chart(years, partial_through=through))
+            line = _per_year_line(years)
+            if through is not None and through.year == years[-1].year:
+                line = line.rstrip(".") + f" ({through.year} to {_short_date(through)})."
+            out.append(f'<p class="cl-muted">{h(line)}</p>')
+            out.append(f"<p>{h(record.reconciliation().explanation)}</p>")
         for prof in record.area_profiles:
             why = prof.explanation()
             if why:
                 out.append(f"<p><strong>Area profile</strong> ({h(prof.source)}): {h(why)}</p>")
-        ranked = record.ranked_citing()
-        if ranked:
-            src = record.ranking_source
-            out.append("<ol>")
-            for w in ranked:
-                m = w.count(src) if src else None
-                areas = " ".join(w.paper.areas)
-                out.append(
-                    f'<li data-areas="{h(areas)}">{w.year or ""} {h(w.paper.title or "")}'
-                    + (
-                        f" <small>cited by {m.value:,}{h(_other_counts(w, src))}</small>"
-                        if m
-                        else ""
-                    )
-                    + "</li>"
-                )
-            out.append(f"</ol><p>{len(ranked):,} most cited of {record.citing_total:,}</p>")
+        if record.citing_works or years:
+            out.append("<h3>Most cited citing papers</h3>")
+            out += _ranked_table(record)
+        else:
+            out.append("<h3>Citing papers</h3>")
+            out.append("<p>No citing papers are known to the named sources.</p>")
+    out.append("<h3>Coverage</h3>")
+    out += _coverage_table(record)
+    if view in ("ledger", "full"):
+        out.append("<h3>Reference resolution</h3>")
+        out += _states_table(record)
+        out.append("<h3>External citation measurements</h3>")
+        if record.measurements:
+            out.append("<ul>")
+            out += [
+                f"<li><strong>{m.value:,}</strong> {h(m.source)}, observed {h(_z(m.observed))}</li>"
+                for m in record.measurements
+            ]
+            out.append("</ul>")
+        else:
+            out.append("<p>No external citation measurement is available.</p>")
+        out.append("<h3>Observations</h3>")
+        out += _observation_blocks(record)
+        if record.disagreements:
+            out.append("<h3>Disagreements between sources</h3><ul>")
+            out += [f"<li>{h(d.describe())}</li>" for d in record.disagreements]
+            out.append("</ul>")
+        problems = [r for r in record.reports if r.outcome.value not in ("ok", "unsupported")]
+        if problems:
+            out.append("<h3>What could not be measured</h3><ul>")
+            out += [f"<li>{h(r.describe())}</li>" for r in problems]
+            out.append("</ul>")
+    out.append(f"<blockquote>{h(PRINCIPLE)}</blockquote>")
     out.append("</div>")
     return "\n".join(out) + "\n"
 

@@ -2,7 +2,8 @@
 
 :func:`build_record` composes any set of sources into one record for one paper. The build runs
 in phases, each a function returning a small frozen result: the paper (:func:`_paper_phase`),
-its references resolved (:func:`_outbound_phase`), who cites it (:func:`_inbound_phase`), the
+its references resolved (:func:`_outbound_phase`), who cites it (:func:`_inbound_phase`), each
+citing work's own reference list checked (:func:`citeledger.ledger._inbound.check_phase`), the
 paper-page facts sources offer (:func:`_page_phase`), distinct citing works
 (:func:`_citing_phase`), external measurements (:func:`_measurement_phase`), standing notices one
 hop out (:func:`_notice_phase`) and the coverage vector (:func:`_coverage_phase`). Sources that
@@ -38,6 +39,7 @@ from citeledger.ledger._citing import (
 )
 from citeledger.ledger._coverage import (
     _inbound_coverage,
+    _inbound_resolution_coverage,
     _measurement_coverage,
     _notice_coverage,
     _ref_coverage,
@@ -49,6 +51,7 @@ from citeledger.ledger._disagreements import (
     _notice_disagreement,
     _paper_disagreements,
 )
+from citeledger.ledger._inbound import check_phase
 from citeledger.ledger._papers import _after, _best_identifier, _merge_papers, _retraction_date
 from citeledger.ledger.record import (
     LINK_UNAVAILABLE,
@@ -106,6 +109,8 @@ def build_record(
     inbound_cap: int | None = None,
     network: bool = False,
     progress: Progress = None,
+    check_inbound: bool = True,
+    check_cap: int | None = None,
 ) -> CitationRecord:
     """Compose what ``sources`` say about one paper into a :class:`CitationRecord`.
 
@@ -129,9 +134,17 @@ def build_record(
         network: Also resolve references against candidates from the sources' identifier lookups
             and searches (verified by the resolver's same rules).
         progress: ``None`` (quiet), ``True`` (a tqdm bar when interactive) or ``fn(done, total)``;
-            ``done`` counts source calls, references resolved and inbound observations
-            received; ``total`` is None (how many citing papers there are is only known once the
-            sources have been paged).
+            ``done`` counts source calls, references resolved, inbound observations
+            received and citing works checked; ``total`` is None (how many citing papers there
+            are is only known once the sources have been paged).
+        check_inbound: Check each citing work's own reference list (see
+            :mod:`citeledger.ledger._inbound`): fetch it once, resolve every entry against the
+            paper and its versions, and record the entry's reference number, state and method.
+            ``False``: take each listing source's word (every inbound check says "as asserted
+            by <source>").
+        check_cap: Check at most this many distinct citing works (in listing order: sources
+            in the order given, then each source's order); the others are "not checked"
+            (beyond the cap), disclosed in the inbound resolution coverage row.
 
     Returns:
         The record.
@@ -140,10 +153,15 @@ def build_record(
     .. versionchanged:: 0.1.0
        ``progress``; one request per distinct request and one call per (source, capability,
        identifier) within a build.
+    .. versionchanged:: 0.2.0
+       Inbound citations are checked against each citing work's reference list
+       (``check_inbound``, ``check_cap``).
     """
     built = utc(now) if now is not None else dt.datetime.now(dt.UTC)
     if inbound_cap is not None and inbound_cap < 0:
         raise ValueError("inbound_cap must be >= 0")
+    if check_cap is not None and check_cap < 0:
+        raise ValueError("check_cap must be >= 0")
     given = _as_sources(sources)
     requested = paper_id if isinstance(paper_id, str) else str(paper_id)
     try:
@@ -163,6 +181,9 @@ def build_record(
             inbound_cap=inbound_cap,
             network=network,
             advance=advance,
+            check_inbound=check_inbound,
+            check_cap=check_cap,
+            clock=(lambda: built) if now is not None else (lambda: dt.datetime.now(dt.UTC)),
         )
     finally:
         close()
@@ -698,6 +719,9 @@ def _coverage_phase(
     *,
     outbound: _OutboundPhase,
     inbound: _InboundPhase,
+    checked: Sequence[Observation],
+    check_inbound: bool,
+    check_cap: int | None,
     measured: _MeasurementPhase,
     notices: _NoticePhase,
     reports: Sequence[SourceReport],
@@ -723,6 +747,7 @@ def _coverage_phase(
             reasons=inbound.reasons,
             cap=cap,
         ),
+        _inbound_resolution_coverage(checked, enabled=check_inbound, cap=check_cap),
         _measurement_coverage(measured.measurements, measured.failures, reports),
     )
 
@@ -737,6 +762,9 @@ def _build(
     inbound_cap: int | None,
     network: bool,
     advance: Callable[[int], None],
+    check_inbound: bool,
+    check_cap: int | None,
+    clock: Callable[[], dt.datetime],
 ) -> CitationRecord:
     reports: list[SourceReport] = []
     caller = _Caller(reports, advance)
@@ -746,18 +774,33 @@ def _build(
         ident, srcs, caller, light=paper.light, resolver=resolver, network=network, built=built
     )
     inbound = _inbound_phase(ident, srcs, caller, cap=inbound_cap, built=built)
+    checked = tuple(
+        check_phase(
+            inbound.observations,
+            srcs,
+            caller,
+            paper=paper.paper,
+            resolver=resolver,
+            enabled=check_inbound,
+            cap=check_cap,
+            clock=clock,
+        )
+    )
     page = _page_phase(ident, srcs, caller)
-    citing = _citing_phase(paper, inbound, page, subject)
+    citing = _citing_phase(paper, attrs.evolve(inbound, observations=checked), page, subject)
     measured = _measurement_phase(ident, srcs, caller)
     notices = _notice_phase(
         srcs,
         caller,
         paper=paper.paper,
-        observations=(*outbound.observations, *inbound.observations),
+        observations=(*outbound.observations, *checked),
     )
     coverage = _coverage_phase(
         outbound=outbound,
         inbound=inbound,
+        checked=checked,
+        check_inbound=check_inbound,
+        check_cap=check_cap,
         measured=measured,
         notices=notices,
         reports=reports,
@@ -772,7 +815,7 @@ def _build(
         coverage=coverage,
         outbound=outbound.observations,
         outbound_total=outbound.total,
-        inbound=inbound.observations,
+        inbound=checked,
         citing_works=citing.works,
         notices=notices.notices,
         work_notices=notices.work_notices,

@@ -615,6 +615,21 @@ class CitationRecord:
     def __str__(self) -> str:
         return self.render("text", view="ledger")
 
+    def __repr__(self) -> str:
+        # One line, as attrs-style reprs of large objects are: the full record is to_json().
+        title = self.paper.title or ""
+        short = title if len(title) <= 48 else title[:47] + "…"
+        states = ", ".join(
+            f"{s.state.value}={s.count}" for s in self.resolution_counts() if s.count
+        )
+        coverage = ", ".join(f"{c.facet.value}={c.state.value}" for c in self.coverage)
+        return (
+            f"CitationRecord(paper={self.paper_label!r}, title={short!r}, "
+            f"built={_z(self.built)!r}, outbound={len(self.outbound)}/{self.outbound_total}, "
+            f"inbound={len(self.inbound)}, citing_works={len(self.citing_works)}, "
+            f"measurements={len(self.measurements)}, states=({states}), coverage=({coverage}))"
+        )
+
     def to_records(self, kind: str = "observations") -> list[dict[str, Any]]:
         """Plain-dict rows, exactly the :mod:`citeledger.frames` table schema.
 

@@ -32,9 +32,11 @@ __all__ = [
     "CountSource",
     "CountedCitationSource",
     "EventSource",
+    "FullTextSource",
     "ObservationIdSource",
     "PaperSource",
     "ProvenanceSource",
+    "ReferenceOrderSource",
     "ReferenceSource",
     "SearchSource",
     "Source",
@@ -43,14 +45,15 @@ __all__ = [
 
 
 class Capability(enum.StrEnum):
-    """What a source can be asked for: one value per capability protocol.
+    """What a source can be asked for: the capability protocol a call goes through.
 
-    Every :class:`~citeledger.ledger.SourceReport` names one, so a report says which protocol
-    the call went through. The last four are the page hooks: optional, not gated by a source's
-    ``capabilities`` (the builder asks any source that satisfies the protocol).
+    Every :class:`~citeledger.ledger.SourceReport` names one. The page hooks
+    (``CITED_BY_YEAR`` ... ``OBSERVATION_IDS``) and ``INBOUND_CHECK`` are optional and not gated
+    by a source's ``capabilities``: the builder asks any source that satisfies the protocol.
 
     .. versionchanged:: 0.2.0
-       ``CITED_BY_YEAR``, ``AREA_PROFILE``, ``CITING_COUNTS`` and ``OBSERVATION_IDS``.
+       ``CITED_BY_YEAR``, ``AREA_PROFILE``, ``CITING_COUNTS``, ``OBSERVATION_IDS`` and
+       ``INBOUND_CHECK``.
     """
 
     PAPER = "paper"
@@ -63,6 +66,9 @@ class Capability(enum.StrEnum):
     AREA_PROFILE = "area_profile"
     CITING_COUNTS = "citing_counts"
     OBSERVATION_IDS = "observation_ids"
+    #: A citing work's own reference list read for the inbound check
+    #: (:class:`FullTextSource`, then a :class:`ReferenceSource` keeping the printed order).
+    INBOUND_CHECK = "inbound_check"
 
 
 @runtime_checkable
@@ -97,6 +103,39 @@ class ReferenceSource(Protocol):
 
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """The work's reference list, in order, positions set."""
+        ...
+
+
+@runtime_checkable
+class ReferenceOrderSource(Protocol):
+    """**Protocol**: says whether the source's reference lists are the printed list.
+
+    A source whose ``references()`` are identifiers only, in its own order (OpenAlex
+    ``referenced_works``, OpenCitations), sets ``references_in_order = False``: the ledger's
+    inbound check then uses its lists only as an identifier hint, never as the citing paper's
+    list to check. A :class:`ReferenceSource` without this attribute is taken to keep the
+    order and the entries' text (Crossref deposited references, Semantic Scholar).
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: False when ``references()`` are identifiers in the source's own order.
+    references_in_order: bool
+
+
+@runtime_checkable
+class FullTextSource(Protocol):
+    """**Protocol**: a work's reference list read from a full-text file the caller supplies.
+
+    The ledger's inbound check asks it first for each citing work (a JATS ``<ref-list>`` or a
+    GROBID TEI ``<listBibl>`` keeps the printed order, labels and text);
+    :class:`citeledger.sources.fulltext.FullTextFiles` is the built-in one.
+
+    .. versionadded:: 0.2.0
+    """
+
+    def full_text_references(self, identifier: Identifier | str) -> list[Reference] | None:
+        """The work's reference list in printed order, or None when there is no file for it."""
         ...
 
 

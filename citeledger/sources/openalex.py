@@ -644,6 +644,9 @@ class OpenAlexSource:
     """
 
     name = _SOURCE
+    #: ``referenced_works`` are W ids in OpenAlex's order, no text: an identifier hint for the
+    #: ledger's inbound check, never the citing paper's list (``ReferenceOrderSource``).
+    references_in_order = False
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
     capabilities = frozenset(

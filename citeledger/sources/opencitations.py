@@ -283,6 +283,9 @@ class OpenCitationsSource:
     capabilities = frozenset(
         {Capability.REFERENCES, Capability.CITATIONS, Capability.CITATION_COUNTS}
     )
+    #: Cited DOIs in OpenCitations' listing order, no text: an identifier hint for the ledger's
+    #: inbound check, never the citing paper's list (``ReferenceOrderSource``).
+    references_in_order = False
     transport = EdgeTransport()
 
     def __init__(

@@ -44,7 +44,9 @@ from rapidfuzz import fuzz
 from citeledger.errors import NotFoundError
 from citeledger.identifiers import Identifier, find_identifiers, parse_identifier, work_key
 from citeledger.model import (
+    CheckStatus,
     Direction,
+    InboundCheck,
     Measurement,
     Method,
     NoticeCheck,
@@ -212,6 +214,14 @@ class SampleSource:
             resolution=resolution,
             source=raw.get("source", self.name),
             observed=raw["observed"],
+            # The seed's states are its ledger's own checks of each citing paper's entry, made
+            # at the observed time; the builder keeps them instead of checking again.
+            check=InboundCheck(
+                status=CheckStatus.CHECKED,
+                source=self.name,
+                checked=raw["observed"],
+                reason="a stored check of the citing paper's entry (embedded sample)",
+            ),
         )
 
     def events(self, identifier: Identifier | str) -> NoticeCheck:
