@@ -480,12 +480,15 @@ def test_api_key_is_a_secret_param(httpserver: HTTPServer, fake: FakeTime) -> No
 def test_load_source_and_capabilities() -> None:
     src = cl.load_source("openalex", base_url="http://127.0.0.1:9", mailto="me@example.org")
     assert isinstance(src, OpenAlexSource)
-    page_hooks_it_lacks = {
-        Capability.AREA_PROFILE,
-        Capability.CITING_COUNTS,
-        Capability.OBSERVATION_IDS,
+    assert src.capabilities == {
+        Capability.PAPER,
+        Capability.REFERENCES,
+        Capability.CITATIONS,
+        Capability.EVENTS,
+        Capability.CITATION_COUNTS,
+        Capability.SEARCH,
+        Capability.CITED_BY_YEAR,
     }
-    assert src.capabilities == set(Capability) - page_hooks_it_lacks
     assert isinstance(src, cl.Source)
     with pytest.raises(InvalidIdentifier):
         src.paper("CorpusId:1033682")
