@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import citeledger as cl
 from citeledger.errors import InvalidIdentifier
+from citeledger.identifiers import MalformedFragment, find_identifiers
 from citeledger.model import ResolutionState, WorkType
 from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import title_similarity
@@ -486,14 +487,14 @@ def gold_dois(value: Any) -> set[str]:
 
 def structured_reference(ref: dict[str, Any]) -> cl.Reference:
     ids: list[cl.Identifier] = []
-    malformed: list[cl.MalformedFragment] = []
+    malformed: list[MalformedFragment] = []
     if ref.get("DOI"):
-        found = cl.find_identifiers(str(ref["DOI"]))
+        found = find_identifiers(str(ref["DOI"]))
         ids.extend(found.identifiers)
         malformed.extend(found.malformed)
         if not found.identifiers and not found.malformed:
             malformed.append(
-                cl.MalformedFragment(
+                MalformedFragment(
                     text=str(ref["DOI"]),
                     scheme=cl.Scheme.DOI,
                     reason="not recognised as a DOI",
@@ -539,7 +540,7 @@ def crossref(data: Path, show: int, extra: list[cl.Paper]) -> None:
             present += 1
             got = {
                 str(i.value).lower()
-                for i in cl.find_identifiers(text).identifiers
+                for i in find_identifiers(text).identifiers
                 if i.scheme == cl.Scheme.DOI
             }
             if in_text & got:

@@ -24,9 +24,12 @@ from pytest_httpserver import HTTPServer
 from werkzeug.wrappers import Request, Response
 
 import citeledger as cl
+from citeledger.sources import RetryPolicy
+from citeledger.sources.crossref import CrossrefSource
+from citeledger.sources.openalex import OpenAlexSource
 
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
-KW: dict[str, Any] = {"policy": cl.RetryPolicy(max_attempts=1), "min_interval": 0.0}
+KW: dict[str, Any] = {"policy": RetryPolicy(max_attempts=1), "min_interval": 0.0}
 WORK = (
     Path(__file__).resolve().parents[1] / "tests/fixtures/inbound/openalex-work-zero-infinity.json"
 )
@@ -98,8 +101,8 @@ def main(n: int = 100, entries: int = 40) -> None:
         for check in (False, True):
             counts.update(list=0, other=0)
             srcs: list[Any] = [
-                cl.OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW),
-                cl.CrossrefSource(base_url=base + "/crossref", mailto="b@example.org", **KW),
+                OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW),
+                CrossrefSource(base_url=base + "/crossref", mailto="b@example.org", **KW),
             ]
             start = time.perf_counter()
             record = cl.build_record("arXiv:2104.07857", srcs, now=NOW, check_inbound=check)

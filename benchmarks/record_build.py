@@ -17,6 +17,7 @@ import tracemalloc
 from typing import TYPE_CHECKING, Any
 
 import citeledger as cl
+from citeledger.sources import Paged
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -73,14 +74,14 @@ class SyntheticSource:
     def references(self, identifier: Any) -> list[cl.Reference]:
         return []
 
-    def citations(self, identifier: Any) -> cl.Paged[cl.Observation]:
+    def citations(self, identifier: Any) -> Paged[cl.Observation]:
         pages = self.pages
 
         def gen() -> Iterator[tuple[list[cl.Observation], int | None]]:
             for page in pages:
                 yield page, self.n
 
-        return cl.Paged(gen())
+        return Paged(gen())
 
     def events(self, identifier: Any) -> cl.NoticeCheck:
         return cl.NoticeCheck.none_found(sources=[self.name], checked=NOW)

@@ -30,7 +30,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 import citeledger as cl
 from citeledger import exports
 from citeledger._progress import progress_callback
-from citeledger.ledger import RecordStatus
+from citeledger.errors import DeserializationError
+from citeledger.formats.dumps import iter_crossref_items, iter_openalex_works
+from citeledger.ledger import SCHEMA, RecordStatus, SourceReport
+from citeledger.sources import RetryPolicy
+from citeledger.sources.sample import SampleSource
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -269,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ------------------------------------------------------------------------------------- record
 
 
-def _failed(record: cl.CitationRecord) -> list[cl.SourceReport]:
+def _failed(record: cl.CitationRecord) -> list[SourceReport]:
     return [
         r
         for r in record.reports
@@ -323,7 +327,7 @@ def _live_sources(args: argparse.Namespace) -> list[cl.Source]:
         if name in urls:
             options["base_url"] = urls[name]
         if args.retries is not None:
-            options["policy"] = cl.RetryPolicy(max_attempts=args.retries)
+            options["policy"] = RetryPolicy(max_attempts=args.retries)
         if args.mailto:
             options["mailto"] = args.mailto
         try:
@@ -342,7 +346,7 @@ def _build(args: argparse.Namespace) -> cl.CitationRecord:
         if args.sources or args.base_url or args.mailto:
             raise _UsageError("--sample uses the embedded data: drop --source/--base-url/--mailto")
         paper_id = args.paper_id or SAMPLE_IDS[0]
-        sample = cl.SampleSource()
+        sample = SampleSource()
         try:
             now = sample.as_of(paper_id)
         except cl.CiteledgerError:
@@ -496,7 +500,7 @@ def _sniff_catalog(path: Path) -> str:
 
 def _catalog(name: str, fmt: str) -> list[cl.Paper]:
     if name == "sample":
-        return list(cl.SampleSource().catalog())
+        return list(SampleSource().catalog())
     path = Path(name)
     if not path.exists():
         raise _UsageError(f"no catalog file {name}")
@@ -505,11 +509,11 @@ def _catalog(name: str, fmt: str) -> list[cl.Paper]:
         if kind == "openalex":
             from citeledger.sources.openalex import parse_work  # noqa: PLC0415
 
-            return [w.paper for w in cl.iter_openalex_works(path, parse=parse_work)]
+            return [w.paper for w in iter_openalex_works(path, parse=parse_work)]
         if kind == "crossref":
             from citeledger.sources.crossref import parse_work as crossref_work  # noqa: PLC0415
 
-            return [w.paper for w in cl.iter_crossref_items(path, parse=crossref_work)]
+            return [w.paper for w in iter_crossref_items(path, parse=crossref_work)]
         converter = cl.make_converter()
         papers = []
         with path.open(encoding="utf-8") as fh:
@@ -517,7 +521,7 @@ def _catalog(name: str, fmt: str) -> list[cl.Paper]:
                 if line.strip():
                     try:
                         papers.append(cl.loads(line, cl.Paper, converter=converter))
-                    except cl.DeserializationError as exc:
+                    except DeserializationError as exc:
                         raise _UsageError(f"catalog {name} line {n}: {exc}") from None
     except cl.CiteledgerError as exc:
         raise _UsageError(f"cannot read catalog {name}: {exc}") from None
@@ -642,7 +646,7 @@ def _run_validate(args: argparse.Namespace) -> int:
     if not problems:
         try:
             cl.CitationRecord.from_json(text)
-        except cl.DeserializationError as exc:
+        except DeserializationError as exc:
             problems.append(str(exc))
     if problems:
         print(f"{args.file}: not a valid record ({len(problems)} problem(s))", file=sys.stderr)
@@ -657,7 +661,7 @@ def _run_validate(args: argparse.Namespace) -> int:
         else "model check passed; JSON Schema check skipped (pip install jsonschema, or the "
         "'validate' extra)"
     )
-    print(f"{args.file}: valid {cl.SCHEMA} record ({how})")
+    print(f"{args.file}: valid {SCHEMA} record ({how})")
     return EXIT_OK
 
 

@@ -20,6 +20,7 @@ import argparse
 import sys
 
 import citeledger as cl
+from citeledger.errors import SourceNotFound
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 LIVE_SOURCES = ("arxiv", "crossref", "openalex", "semanticscholar")
@@ -71,7 +72,7 @@ def live(paper_id: str, mailto: str | None, fmt: str, cap: int) -> None:
                 )
             except TypeError:  # a source without a polite pool takes no mailto
                 sources.append(cl.load_source(name))
-        except cl.SourceNotFound as exc:
+        except SourceNotFound as exc:
             print(f"skipping {name}: {exc}", file=sys.stderr)
     record = cl.build_record(
         paper_id, sources, inbound_cap=cap, network=True, check_inbound=True, check_cap=cap

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 import citeledger as cl
+from citeledger.errors import DeserializationError, InvalidResponseError
+from citeledger.identifiers import find_identifiers, normalize_arxiv
 from citeledger.sources import crossref, openalex, opencitations, retractionwatch
 from citeledger.sources import semanticscholar as s2
 from citeledger.sources._common import decode_json, load_json
@@ -102,14 +104,14 @@ def test_accepted_coercions_still_work() -> None:
 
 @pytest.mark.parametrize("text", [NOT_UTF8, DEEP, DEEP_OBJECT, HUGE_INT, None, 5])
 def test_loads_bad_json_is_a_deserialization_error(text: Any) -> None:
-    with pytest.raises(cl.DeserializationError) as info:
+    with pytest.raises(DeserializationError) as info:
         cl.loads(text, cl.Paper)
     assert str(info.value).startswith("invalid JSON")
 
 
 def test_record_from_json_bad_json_is_a_deserialization_error() -> None:
     for text in ("[" * 100_000, NOT_UTF8):
-        with pytest.raises(cl.DeserializationError):
+        with pytest.raises(DeserializationError):
             cl.CitationRecord.from_json(text)
 
 
@@ -123,7 +125,7 @@ def test_load_json_turns_every_decoder_failure_into_parse_error() -> None:
 
 
 def test_decode_json_deep_nesting_is_an_invalid_response() -> None:
-    with pytest.raises(cl.InvalidResponseError, match="nested too deeply"):
+    with pytest.raises(InvalidResponseError, match="nested too deeply"):
         decode_json(Response(status=200, body=DEEP), source="x")
 
 
@@ -281,10 +283,10 @@ def test_find_identifiers_is_linear_on_a_repeated_label(label: str) -> None:
     # label reads is now bounded, so ten times the text costs about ten times the time.
     small, large = label * (5_000 // len(label)), label * (50_000 // len(label))
     t0 = time.perf_counter()
-    cl.find_identifiers(small)
+    find_identifiers(small)
     t_small = time.perf_counter() - t0
     t0 = time.perf_counter()
-    cl.find_identifiers(large)
+    find_identifiers(large)
     t_large = time.perf_counter() - t0
     assert t_large < 25 * max(t_small, 1e-3)
     assert t_large < 2.0
@@ -292,7 +294,7 @@ def test_find_identifiers_is_linear_on_a_repeated_label(label: str) -> None:
 
 @pytest.mark.parametrize("value", [None, b"10.1234/abc", 5, ["10.1234/abc"]])
 def test_identifier_functions_reject_non_strings_with_a_typed_error(value: object) -> None:
-    for func in (cl.normalize_doi, cl.normalize_arxiv, cl.find_identifiers):
+    for func in (cl.normalize_doi, normalize_arxiv, find_identifiers):
         with pytest.raises(cl.InvalidIdentifier):
             func(value)  # type: ignore[arg-type]
 

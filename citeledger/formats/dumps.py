@@ -51,8 +51,8 @@ from attrs import frozen
 
 from citeledger._progress import progress_callback
 from citeledger.errors import ParseError
-from citeledger.sources import UnreadableItem
-from citeledger.sources.opencitations import CitationLink, link_from_row, paper_from_meta_row
+from citeledger.formats._items import UnreadableItem
+from citeledger.formats.opencitations import CitationLink, link_from_row, paper_from_meta_row
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -208,20 +208,28 @@ def _opened(path: Path, member_suffixes: tuple[str, ...]) -> Iterator[_Source]:
             yield _Source(str(path), fh, None)
 
 
+def _read_line(src: _Source, meter: _Meter, cap: int) -> bytes:
+    """The stream's next physical line, at most ``cap + 1`` bytes, metered (b"" at its end).
+
+    Raises:
+        ParseError: the compressed data is corrupt or truncated.
+    """
+    try:
+        line = src.stream.readline(cap + 1)
+    except _CORRUPT as exc:
+        raise ParseError(f"{src.name}: corrupt or truncated compressed data: {exc}") from exc
+    if line:
+        src.bytes += len(line)
+        meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
+    return line
+
+
 def _lines(src: _Source, meter: _Meter) -> Iterator[bytes]:
     """Lines of a stream, each bounded by ``max_record_bytes``."""
     cap = meter.limits.max_record_bytes
     lineno = 0
-    while True:
-        try:
-            line = src.stream.readline(cap + 1)
-        except _CORRUPT as exc:
-            raise ParseError(f"{src.name}: corrupt or truncated compressed data: {exc}") from exc
-        if not line:
-            return
+    while line := _read_line(src, meter, cap):
         lineno += 1
-        src.bytes += len(line)
-        meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
         if len(line) > cap:
             raise ParseError(f"{src.name}: line {lineno} is longer than max_record_bytes={cap:,}")
         yield line
@@ -554,31 +562,15 @@ def _csv_lines(src: _Source, meter: _Meter) -> Iterator[tuple[int, bytes | _Over
     """Physical lines, numbered from 1; an over-long line is drained and yielded as a marker."""
     cap = meter.limits.max_record_bytes
     lineno = 0
-    while True:
-        try:
-            line = src.stream.readline(cap + 1)
-        except _CORRUPT as exc:
-            raise ParseError(f"{src.name}: corrupt or truncated compressed data: {exc}") from exc
-        if not line:
-            return
+    while line := _read_line(src, meter, cap):
         lineno += 1
-        src.bytes += len(line)
-        meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
         if len(line) <= cap:
             yield lineno, line
             continue
         # Reported first (without on_unreadable that raises at once), drained on resume.
         yield lineno, _Oversized(lineno)
-        while not line.endswith(b"\n"):  # drain the rest of the over-long line
-            try:
-                line = src.stream.readline(cap + 1)
-            except _CORRUPT as exc:
-                msg = f"{src.name}: corrupt or truncated compressed data: {exc}"
-                raise ParseError(msg) from exc
-            if not line:
-                break
-            src.bytes += len(line)
-            meter.add(len(line), name=src.name, file_bytes=src.bytes, compressed=src.counter)
+        while line and not line.endswith(b"\n"):  # drain the rest of the over-long line
+            line = _read_line(src, meter, cap)
 
 
 def _csv_row(text: str) -> list[str]:

@@ -183,7 +183,8 @@ class _Caller:
     ) -> CallOutcome:
         name = _name(src)
         caps = _capabilities(src)
-        label = capability.value if capability is not None else method
+        # Page hooks are not gated by ``capabilities``; their method name is their Capability.
+        label = capability if capability is not None else Capability(method)
         unsupported = SourceReport(
             source=name, capability=label, outcome=Outcome.UNSUPPORTED, subject=subject
         )
@@ -353,7 +354,7 @@ class _SourceCandidates:
                 self._caller.reports.append(
                     SourceReport(
                         source=_name(src),
-                        capability=Capability.SEARCH.value,
+                        capability=Capability.SEARCH,
                         outcome=Outcome.PARTIAL,
                         fetched=len(self._seen[key]),
                         total=len(self._seen[key]) + len(unread),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
 
+from citeledger import frames
 from citeledger._text import key_text
 from citeledger.errors import CiteledgerError, DeserializationError, InvalidIdentifier
 from citeledger.identifiers import ArxivId, Identifier, Scheme, parse_identifier, work_key
@@ -41,7 +42,7 @@ from citeledger.page import (
 
 # ``_json``: the one JSON reader turning every failure into a DeserializationError.
 from citeledger.serialize import _json, make_converter, structure
-from citeledger.sources import UnreadableItem, describe_unreadable
+from citeledger.sources import Capability, UnreadableItem, describe_unreadable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -120,7 +121,8 @@ class SourceReport:
 
     Args:
         source: The source's name.
-        capability: What was asked ("paper", "references", "citations", ...).
+        capability: What was asked: the :class:`~citeledger.sources.Capability` (protocol) the
+            call went through (serialised as its string, "paper", "references", ...).
         outcome: How it went.
         fetched: Items received (observations, references, measurements), when counted.
         total: Items the source announced, when it did.
@@ -133,10 +135,12 @@ class SourceReport:
 
     .. versionchanged:: 0.1.0
        ``unreadable``.
+    .. versionchanged:: 0.2.0
+       ``capability`` is a :class:`~citeledger.sources.Capability` (same strings).
     """
 
     source: str
-    capability: str
+    capability: Capability = field(converter=Capability)
     outcome: Outcome = field(converter=Outcome)
     fetched: int | None = None
     total: int | None = None
@@ -811,8 +815,6 @@ class CitationRecord:
            :func:`~citeledger.frames.citing_paper_rows` (one table schema, not two): times are
            ``datetime`` values, lists are space-joined strings.
         """
-        from citeledger import frames  # noqa: PLC0415 - frames sits above the record
-
         if kind == "observations":
             return frames.observation_rows(self)
         if kind == "citing":
@@ -826,8 +828,6 @@ class CitationRecord:
            :func:`citeledger.frames.observations_frame` or
            :func:`~citeledger.frames.citing_papers_frame`, with their documented dtypes.
         """
-        from citeledger import frames  # noqa: PLC0415 - frames sits above the record
-
         if kind == "observations":
             return frames.observations_frame(self)
         if kind == "citing":

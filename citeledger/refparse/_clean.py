@@ -106,7 +106,7 @@ _ACCESSED_RE: Final = re.compile(
 # one of them (its anchors: "10.", "doi", "arxiv", "pmid"/"pmc", "corpus", OpenAlex / Semantic
 # Scholar / PubMed URLs, "/" + digit for old arXiv ids). About nine strings in ten have none, and
 # the substring tests cost a tenth of the scan. tests/test_parse_properties.py checks the list
-# against identifiers._ANCHOR_RE so that a new anchor there cannot be missed here.
+# against identifiers._find._ANCHOR_RE so that a new anchor there cannot be missed here.
 _SLASH_DIGIT_RE: Final = re.compile(r"/[0-9]")
 
 

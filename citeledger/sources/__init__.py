@@ -16,14 +16,14 @@ A :class:`SourceRegistry` is an ordinary object (not a global): tests build
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Generic, TypeAlias, TypeVar
 
-from attrs import evolve, frozen
+from attrs import evolve
 
 from citeledger.errors import SourceError, SourceNotFound, UnsupportedCapability
+from citeledger.formats._items import UnreadableItem, describe_unreadable
 from citeledger.sources._protocols import (
     CAPABILITY_PROTOCOLS,
     AreaProfileSource,
@@ -44,6 +44,13 @@ from citeledger.sources._protocols import (
     Source,
     TransportBound,
 )
+from citeledger.sources._transport import (
+    Request,
+    RequestsTransport,
+    Response,
+    RetryPolicy,
+    Transport,
+)
 
 __all__ = [
     "CAPABILITY_PROTOCOLS",
@@ -63,10 +70,15 @@ __all__ = [
     "ProvenanceSource",
     "ReferenceOrderSource",
     "ReferenceSource",
+    "Request",
+    "RequestsTransport",
+    "Response",
+    "RetryPolicy",
     "SearchResults",
     "SearchSource",
     "Source",
     "SourceRegistry",
+    "Transport",
     "TransportBound",
     "UnreadableItem",
     "describe_unreadable",
@@ -89,89 +101,6 @@ def unsupported(source: str, capability: Capability | str) -> UnsupportedCapabil
     citeledger.errors.UnsupportedCapability: source 'arxiv' does not support 'citations'
     """
     return UnsupportedCapability(source, str(capability))
-
-
-#: The longest excerpt of an unreadable item that is kept (characters).
-EXCERPT_CHARS = 200
-
-
-def _excerpt(raw: object) -> str:
-    if raw is None:
-        return ""
-    if isinstance(raw, bytes):
-        text = raw[: EXCERPT_CHARS * 4].decode("utf-8", "replace")
-    elif isinstance(raw, str):
-        text = raw
-    else:
-        try:
-            text = json.dumps(raw, ensure_ascii=False, default=repr)
-        except (TypeError, ValueError, RecursionError):
-            text = repr(raw)
-    text = " ".join(text.split())
-    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 3] + "..."
-
-
-@frozen(kw_only=True)
-class UnreadableItem:
-    """One item of a listing that could not be read: recorded, never silently dropped.
-
-    A list parser that meets a wrong-shaped item (a work record with a number where a list
-    belongs, a citation row without its paper) keeps every other item of the page and reports
-    this one instead; :class:`Paged` collects them in :attr:`Paged.skipped`, and the ledger
-    counts them in the facet's coverage (which is then partial, not complete).
-
-    Args:
-        source: The source's name ("crossref").
-        what: What the item should have been ("work record", "citation link", "dump line").
-        index: 0-based position of the item in the payload it came from (its page's array, a
-            dump's record sequence), when known.
-        listing_index: 0-based position in the whole listing, readable and unreadable items of
-            earlier pages counted; set by :class:`Paged` (None from a bare parse).
-        reason: Why it could not be read (the :class:`~citeledger.errors.ParseError` text).
-        excerpt: The start of the raw item, whitespace folded, at most 200 characters.
-
-    >>> item = UnreadableItem.of("crossref", "work record", 2, "no DOI", {"DOI": 5})
-    >>> item.describe()
-    'crossref work record at index 2: no DOI'
-    >>> item.excerpt
-    '{"DOI": 5}'
-
-    .. versionadded:: 0.1.0
-    """
-
-    source: str
-    what: str
-    index: int | None = None
-    listing_index: int | None = None
-    reason: str
-    excerpt: str = ""
-
-    @classmethod
-    def of(
-        cls, source: str, what: str, index: int | None, reason: object, raw: object = None
-    ) -> UnreadableItem:
-        """An unreadable item: ``reason`` is an exception or text, ``raw`` is shortened."""
-        return cls(source=source, what=what, index=index, reason=str(reason), excerpt=_excerpt(raw))
-
-    def describe(self) -> str:
-        """One line: "crossref work record at index 2: no DOI"."""
-        at = self.listing_index if self.listing_index is not None else self.index
-        where = f" at index {at}" if at is not None else ""
-        return f"{self.source} {self.what}{where}: {self.reason}"
-
-
-def describe_unreadable(items: Sequence[UnreadableItem], *, limit: int = 3) -> str:
-    """``"2 unreadable (crossref work record at index 1: ...; ...)"``: a count and the reasons.
-
-    Distinct reasons are shown (at most ``limit``, each shortened to 160 characters).
-
-    >>> describe_unreadable([UnreadableItem(source="x", what="row", index=0, reason="bad")])
-    '1 unreadable (x row at index 0: bad)'
-    """
-    lines = list(dict.fromkeys(i.describe() for i in items))
-    shown = [line if len(line) <= 160 else line[:157] + "..." for line in lines[:limit]]
-    more = f"; and {len(lines) - limit:,} more" if len(lines) > limit else ""
-    return f"{len(items):,} unreadable ({'; '.join(shown)}{more})"
 
 
 #: One page of a :class:`Paged` listing: ``(items, total)`` or ``(items, total, unreadable)``.

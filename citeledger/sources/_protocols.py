@@ -45,7 +45,16 @@ __all__ = [
 
 
 class Capability(enum.StrEnum):
-    """What a source can be asked for."""
+    """What a source can be asked for: the capability protocol a call goes through.
+
+    Every :class:`~citeledger.ledger.SourceReport` names one. The page hooks
+    (``CITED_BY_YEAR`` ... ``OBSERVATION_IDS``) and ``INBOUND_CHECK`` are optional and not gated
+    by a source's ``capabilities``: the builder asks any source that satisfies the protocol.
+
+    .. versionchanged:: 0.2.0
+       ``CITED_BY_YEAR``, ``AREA_PROFILE``, ``CITING_COUNTS``, ``OBSERVATION_IDS`` and
+       ``INBOUND_CHECK``.
+    """
 
     PAPER = "paper"
     REFERENCES = "references"
@@ -53,6 +62,13 @@ class Capability(enum.StrEnum):
     EVENTS = "events"
     CITATION_COUNTS = "citation_counts"
     SEARCH = "search"
+    CITED_BY_YEAR = "cited_by_year"
+    AREA_PROFILE = "area_profile"
+    CITING_COUNTS = "citing_counts"
+    OBSERVATION_IDS = "observation_ids"
+    #: A citing work's own reference list read for the inbound check
+    #: (:class:`FullTextSource`, then a :class:`ReferenceSource` keeping the printed order).
+    INBOUND_CHECK = "inbound_check"
 
 
 @runtime_checkable
@@ -179,7 +195,10 @@ class SearchSource(Protocol):
 
 @runtime_checkable
 class CitedByYearSource(Protocol):
-    """**Protocol**: paper page: citing papers per year, as the source counts them."""
+    """**Protocol**: :attr:`Capability.CITED_BY_YEAR`: paper page: citing papers per year.
+
+    As the source counts them.
+    """
 
     def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
         """Citing papers per year, or None when the source has no series for the work."""
@@ -188,7 +207,10 @@ class CitedByYearSource(Protocol):
 
 @runtime_checkable
 class AreaProfileSource(Protocol):
-    """**Protocol**: paper page: where the citing papers sit versus the paper's own placement."""
+    """**Protocol**: :attr:`Capability.AREA_PROFILE`: paper page: where the citing papers sit.
+
+    Versus the paper's own placement.
+    """
 
     def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
         """The area profile, or None."""
@@ -197,7 +219,10 @@ class AreaProfileSource(Protocol):
 
 @runtime_checkable
 class CitingCountsSource(Protocol):
-    """**Protocol**: paper page: each citing work's own count, keyed by its ``Paper.key``."""
+    """**Protocol**: :attr:`Capability.CITING_COUNTS`: paper page: each citing work's count.
+
+    Each citing work's own citation count, keyed by its ``Paper.key``.
+    """
 
     def citing_counts(self, identifier: Identifier | str) -> Mapping[str, Measurement]:
         """Each citing work's own citation count."""
@@ -206,7 +231,10 @@ class CitingCountsSource(Protocol):
 
 @runtime_checkable
 class ObservationIdSource(Protocol):
-    """**Protocol**: the source's own ids of its observations, keyed by citeledger's id."""
+    """**Protocol**: :attr:`Capability.OBSERVATION_IDS`: the source's ids of its observations.
+
+    Keyed by citeledger's :attr:`~citeledger.model.Observation.id`.
+    """
 
     def observation_ids(self, identifier: Identifier | str) -> Mapping[str, str]:
         """Source ids keyed by :attr:`~citeledger.model.Observation.id`."""
@@ -246,4 +274,8 @@ CAPABILITY_PROTOCOLS: Mapping[Capability, type] = {
     Capability.EVENTS: EventSource,
     Capability.CITATION_COUNTS: CountSource,
     Capability.SEARCH: SearchSource,
+    Capability.CITED_BY_YEAR: CitedByYearSource,
+    Capability.AREA_PROFILE: AreaProfileSource,
+    Capability.CITING_COUNTS: CitingCountsSource,
+    Capability.OBSERVATION_IDS: ObservationIdSource,
 }

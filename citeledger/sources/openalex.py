@@ -657,6 +657,7 @@ class OpenAlexSource:
             Capability.EVENTS,
             Capability.CITATION_COUNTS,
             Capability.SEARCH,
+            Capability.CITED_BY_YEAR,
         }
     )
     transport = EdgeTransport()

@@ -121,6 +121,10 @@ class SampleSource:
             Capability.EVENTS,
             Capability.CITATION_COUNTS,
             Capability.SEARCH,
+            Capability.CITED_BY_YEAR,
+            Capability.AREA_PROFILE,
+            Capability.CITING_COUNTS,
+            Capability.OBSERVATION_IDS,
         }
     )
 

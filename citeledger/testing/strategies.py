@@ -483,7 +483,7 @@ def _malformed_fragment(draw: st.DrawFn) -> MalformedFragment:
 
 
 def malformed_fragments() -> st.SearchStrategy[MalformedFragment]:
-    """Malformed-identifier reports as :func:`citeledger.find_identifiers` gives them."""
+    """Malformed fragments as :func:`citeledger.identifiers.find_identifiers` reports them."""
     return _malformed_fragment()
 
 

@@ -23,6 +23,8 @@ from citeledger.cli import (
     build_parser,
     main,
 )
+from citeledger.ledger import SCHEMA
+from citeledger.sources.sample import SampleSource
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -131,7 +133,7 @@ def test_record_sample_text_is_the_seed_ledger(tmp_path: Path) -> None:
     assert "ZeRO-Infinity: Breaking the GPU Memory Wall" in out.stdout
     assert "8 inbound citation observations" in out.stdout
     # The CLI's text is the library's rendering of the same record, byte for byte.
-    sample = cl.SampleSource()
+    sample = SampleSource()
     record = cl.build_record(
         ZI, [sample], now=sample.as_of(ZI), inbound_cap=100, resolver=cl.Resolver(sample.catalog())
     )
@@ -154,7 +156,7 @@ def test_record_sample_json_validates_and_round_trips(tmp_path: Path) -> None:
 
 
 def test_validate_lists_every_problem_and_exits_2(tmp_path: Path) -> None:
-    sample = cl.SampleSource()
+    sample = SampleSource()
     data = json.loads(cl.build_record(ZI, [sample], now=sample.as_of(ZI)).to_json())
     data["outbound_total"] = "many"
     del data["paper"]
@@ -183,7 +185,7 @@ def test_record_sample_html_to_a_file(tmp_path: Path) -> None:
 def test_record_exports_the_ranked_citing_papers(fmt: str, marker: str) -> None:
     out = run("record", "--sample", ZERO, "--format", fmt)
     assert out.returncode == EXIT_OK, out.stderr
-    sample = cl.SampleSource()
+    sample = SampleSource()
     record = cl.build_record(ZERO, [sample], now=sample.as_of(ZERO), inbound_cap=100)
     titles = [w.paper.title for w in record.ranked_citing()]
     assert len(titles) > 10
@@ -247,7 +249,7 @@ def test_resolve_csv_from_stdin_against_a_papers_jsonl_catalog(tmp_path: Path) -
     catalog = tmp_path / "works.jsonl"
     conv = cl.make_converter()
     catalog.write_text(
-        "\n".join(cl.dumps(p, converter=conv) for p in cl.SampleSource().catalog()) + "\n",
+        "\n".join(cl.dumps(p, converter=conv) for p in SampleSource().catalog()) + "\n",
         encoding="utf-8",
     )
     out = run("resolve", "-", "--catalog", str(catalog), "--format", "csv", stdin="\n".join(REFS))
@@ -346,7 +348,7 @@ def test_record_against_a_local_openalex(httpserver: Any, mode: str, code: int) 
 def test_validate_without_jsonschema_says_the_schema_check_was_skipped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
 ) -> None:
-    sample = cl.SampleSource()
+    sample = SampleSource()
     path = tmp_path / "record.json"
     path.write_text(cl.build_record(ZI, [sample], now=sample.as_of(ZI)).to_json(), "utf-8")
     monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema -> ImportError
@@ -354,7 +356,7 @@ def test_validate_without_jsonschema_says_the_schema_check_was_skipped(
     out = capsys.readouterr().out
     assert "model check passed; JSON Schema check skipped" in out
     text = path.read_text("utf-8")
-    path.write_text(text.replace(cl.SCHEMA, "someone-else.record.v9"), "utf-8")
+    path.write_text(text.replace(SCHEMA, "someone-else.record.v9"), "utf-8")
     assert main(["validate", str(path)]) == EXIT_USAGE
     assert "not a valid record" in capsys.readouterr().err
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from citeledger import UnsafeXMLError
+from citeledger.errors import UnsafeXMLError
 from citeledger.formats.jats import parse_jats_paper, parse_jats_references
 from citeledger.formats.tei import parse_tei_paper, parse_tei_references
 

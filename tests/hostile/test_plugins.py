@@ -14,6 +14,7 @@ import citeledger as cl
 from citeledger.errors import InvalidArgument, InvalidSource, SourceNotFound
 from citeledger.ledger import Outcome
 from citeledger.model import CoverageState, Facet
+from citeledger.sources import Paged
 from citeledger.sources.sample import ZERO, SampleSource
 from citeledger.testing import FakeSource
 
@@ -62,7 +63,7 @@ class Plugin:
         return self._answer("references") if "references" in self.answers else []
 
     def citations(self, identifier: Any) -> Any:
-        return self._answer("citations") if "citations" in self.answers else cl.Paged(iter([]))
+        return self._answer("citations") if "citations" in self.answers else Paged(iter([]))
 
     def events(self, identifier: Any) -> Any:
         if "events" in self.answers:
@@ -112,7 +113,7 @@ def test_paged_failing_after_its_first_page_keeps_the_first_page() -> None:
         yield [obs(10, "plugin"), obs(11, "plugin")], 6
         raise RuntimeError("page 2 exploded")
 
-    rec = cl.build_record(PID, [Plugin(citations=lambda: cl.Paged(pages()))], now=NOW)
+    rec = cl.build_record(PID, [Plugin(citations=lambda: Paged(pages()))], now=NOW)
     assert len(rec.inbound) == 2
     r = report(rec, "plugin", "citations")
     assert r.outcome is Outcome.PARTIAL
@@ -209,7 +210,7 @@ def test_a_listing_that_hangs_after_its_first_page_keeps_that_page() -> None:
     try:
         start = time.monotonic()
         rec = cl.build_record(
-            PID, [Plugin(citations=lambda: cl.Paged(pages()))], now=NOW, source_deadline=0.3
+            PID, [Plugin(citations=lambda: Paged(pages()))], now=NOW, source_deadline=0.3
         )
         took = time.monotonic() - start
     finally:

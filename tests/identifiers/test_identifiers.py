@@ -418,8 +418,8 @@ def test_public_reexports() -> None:
         "same_work",
         "work_key",
     ):
-        assert name in citeledger.__all__
-        assert getattr(citeledger, name) is not None
+        assert name in citeledger.identifiers.__all__
+        assert getattr(citeledger.identifiers, name) is not None
     assert len(ARXIV_ARCHIVES) >= 36
 
 
@@ -732,7 +732,7 @@ def test_find_recovers_listed_identifiers(xs: list[Identifier]) -> None:
     )
 )
 def test_doi_fast_path_matches_full_path(text: str) -> None:
-    from citeledger.identifiers import _doi_value_slow  # noqa: PLC0415
+    from citeledger.identifiers._normalize import _doi_value_slow  # noqa: PLC0415
 
     try:
         fast: str | None = normalize_doi(text).value

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 import citeledger as cl
+from citeledger.sources.sample import SampleSource
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +69,7 @@ _MEASURE = """
 
 
 def _record() -> cl.CitationRecord:
-    sample = cl.SampleSource()
+    sample = SampleSource()
     return cl.build_record(ZERO, [sample], now=sample.as_of(ZERO), inbound_cap=100)
 
 

@@ -20,11 +20,15 @@ from werkzeug.wrappers import Request, Response
 
 import citeledger as cl
 from citeledger.model import CheckStatus, NotChecked
+from citeledger.sources import RetryPolicy
+from citeledger.sources.crossref import CrossrefSource
 from citeledger.sources.fulltext import FullTextFiles
+from citeledger.sources.openalex import OpenAlexSource
+from citeledger.sources.semanticscholar import SemanticScholarSource
 from tests.conftest import FIXTURES
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
-KW: dict[str, Any] = {"policy": cl.RetryPolicy(max_attempts=1), "min_interval": 0.0}
+KW: dict[str, Any] = {"policy": RetryPolicy(max_attempts=1), "min_interval": 0.0}
 INBOUND = FIXTURES / "inbound"
 P = "arXiv:2104.07857"
 
@@ -82,11 +86,9 @@ def _serve(httpserver: Any) -> dict[str, int]:
 
 def _sources(httpserver: Any) -> list[Any]:
     base = httpserver.url_for("/").rstrip("/")
-    openalex = cl.OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW)
-    crossref = cl.CrossrefSource(base_url=base + "/crossref", mailto="t@example.org", **KW)
-    s2 = cl.SemanticScholarSource(
-        base_url=base + "/s2", announce_total=False, now=lambda: NOW, **KW
-    )
+    openalex = OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW)
+    crossref = CrossrefSource(base_url=base + "/crossref", mailto="t@example.org", **KW)
+    s2 = SemanticScholarSource(base_url=base + "/s2", announce_total=False, now=lambda: NOW, **KW)
     full = FullTextFiles({"doi:10.5555/inbound.hitchhiker": _body("jats-hitchhiker-ref-list.xml")})
     return [openalex, crossref, s2, full]
 
@@ -301,8 +303,8 @@ def test_time_per_hundred_citing_works(httpserver: Any) -> None:
     httpserver.expect_request(re.compile(r"^/.*$")).respond_with_handler(handler)
     base = httpserver.url_for("/").rstrip("/")
     srcs: list[Any] = [
-        cl.OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW),
-        cl.CrossrefSource(base_url=base + "/crossref", mailto="t@example.org", **KW),
+        OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW),
+        CrossrefSource(base_url=base + "/crossref", mailto="t@example.org", **KW),
     ]
     start = time.perf_counter()
     record = cl.build_record(P, srcs, now=NOW)

@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 
 import citeledger as cl
-from citeledger.errors import NotFoundError, ServerError, SourceTimeout
+from citeledger.errors import (
+    IncompatibleMeasurements,
+    NaiveDatetimeError,
+    NotFoundError,
+    ServerError,
+    SourceTimeout,
+    UnsupportedCapability,
+)
+from citeledger.model import Event
+from citeledger.sources import Paged
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
 PID = "arXiv:2104.07857"
@@ -89,10 +98,10 @@ class Fake:
         if isinstance(self._references, Exception):
             raise self._references
         if self._references is None:
-            raise cl.UnsupportedCapability(self.name, "references")
+            raise UnsupportedCapability(self.name, "references")
         return self._references
 
-    def citations(self, identifier: Any) -> cl.Paged[cl.Observation]:
+    def citations(self, identifier: Any) -> Paged[cl.Observation]:
         items, size, fail = self._citations, self._page, self._fail_after
         total = self._total
 
@@ -104,7 +113,7 @@ class Fake:
                     )
                 yield items[start : start + size], total
 
-        return cl.Paged(pages())
+        return Paged(pages())
 
     def events(self, identifier: Any) -> cl.NoticeCheck:
         if isinstance(self._events, Exception):
@@ -150,9 +159,9 @@ def test_unknown_to_every_source() -> None:
     rec = cl.build_record(PID, [a, b], now=NOW)
     assert rec.paper.identifiers == (cl.parse_identifier(PID),)
     outcomes = {(r.source, r.capability): r.outcome for r in rec.reports if r.subject is None}
-    assert outcomes[("a", "paper")] is cl.Outcome.NOT_FOUND
-    assert outcomes[("b", "paper")] is cl.Outcome.NOT_FOUND
-    assert outcomes[("b", "citations")] is cl.Outcome.UNSUPPORTED
+    assert outcomes["a", cl.Capability.PAPER] is cl.Outcome.NOT_FOUND
+    assert outcomes["b", cl.Capability.PAPER] is cl.Outcome.NOT_FOUND
+    assert outcomes["b", cl.Capability.CITATIONS] is cl.Outcome.UNSUPPORTED
     ext = rec.coverage_of(cl.Facet.EXTERNAL_CITATION_MEASUREMENTS)
     assert ext.state is cl.CoverageState.UNAVAILABLE
     assert ext.reason
@@ -213,7 +222,7 @@ def test_page_cap_is_disclosed() -> None:
     assert cov.note == "under the disclosed page cap of 3"
     assert cov.reason is not None
     assert "disclosed page cap of 3" in cov.reason
-    assert rec.reports[[r.capability for r in rec.reports].index("citations")].capped
+    assert rec.reports[[r.capability for r in rec.reports].index(cl.Capability.CITATIONS)].capped
     assert "Citing papers itemized under the disclosed page cap." in rec.render("text")
     # a cap that is not reached does not mark the listing capped
     rec2 = cl.build_record(PID, [src], now=NOW, inbound_cap=5)
@@ -221,7 +230,7 @@ def test_page_cap_is_disclosed() -> None:
 
 
 def test_contradictory_retraction_status_is_visible_with_sources() -> None:
-    retraction = cl.Event(kind="retraction", source="rw", date="2023-01-10", subject=PID)
+    retraction = Event(kind="retraction", source="rw", date="2023-01-10", subject=PID)
     a = Fake(
         "rw",
         citations=[
@@ -259,7 +268,7 @@ def test_counts_disagree_are_never_combined() -> None:
         ("semanticscholar", "61"),
     ]
     assert rec.coverage_of(cl.Facet.EXTERNAL_CITATION_MEASUREMENTS).measured == 2
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = rec.measurements[0] + rec.measurements[1]
 
 
@@ -367,7 +376,7 @@ def test_citing_totals_disagree_between_sources() -> None:
 
 
 def test_now_must_be_aware() -> None:
-    with pytest.raises(cl.NaiveDatetimeError):
+    with pytest.raises(NaiveDatetimeError):
         cl.build_record(PID, [Fake("a")], now=dt.datetime(2026, 1, 1))  # noqa: DTZ001
 
 

@@ -10,7 +10,9 @@ import jsonschema
 import pytest
 
 import citeledger as cl
+from citeledger.errors import DeserializationError
 from citeledger.frames import CITING_PAPER_COLUMNS, OBSERVATION_COLUMNS, observation_rows
+from citeledger.ledger import PRINCIPLE, SCHEMA
 from citeledger.ledger._render import svg_bar_chart
 from citeledger.page import YearCount
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
@@ -42,13 +44,13 @@ def test_json_round_trip_and_tag(records: dict[str, cl.CitationRecord]) -> None:
 def test_from_json_rejects_wrong_tag_and_garbage(records: dict[str, cl.CitationRecord]) -> None:
     data = json.loads(records[ZERO_INFINITY].to_json())
     data["schema"] = "pith.paper-citation-record.v1"
-    with pytest.raises(cl.DeserializationError, match="schema"):
+    with pytest.raises(DeserializationError, match="schema"):
         cl.CitationRecord.from_json(json.dumps(data))
-    with pytest.raises(cl.DeserializationError):
+    with pytest.raises(DeserializationError):
         cl.CitationRecord.from_json("{not json")
-    data["schema"] = cl.SCHEMA
+    data["schema"] = SCHEMA
     data["inbound"][0]["observed"] = "2026-05-24T12:14:26"  # naive time
-    with pytest.raises(cl.DeserializationError):
+    with pytest.raises(DeserializationError):
         cl.CitationRecord.from_json(json.dumps(data))
 
 
@@ -127,7 +129,7 @@ def test_render_rejects_unknown_format(records: dict[str, cl.CitationRecord]) ->
 def test_principle_in_every_rendering(records: dict[str, cl.CitationRecord]) -> None:
     for rec in records.values():
         for fmt in ("text", "markdown", "html"):
-            assert cl.PRINCIPLE in rec.render(fmt)
+            assert PRINCIPLE in rec.render(fmt)
 
 
 def test_to_records_rows(records: dict[str, cl.CitationRecord]) -> None:

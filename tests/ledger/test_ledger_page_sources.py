@@ -29,13 +29,18 @@ from werkzeug.wrappers import Request, Response
 
 import citeledger as cl
 from citeledger.errors import NotFoundError
+from citeledger.page import CitingWork
+from citeledger.sources import Paged, RetryPolicy
 from citeledger.sources._transport import Request as SourceRequest
 from citeledger.sources._transport import Response as SourceResponse
+from citeledger.sources.crossref import CrossrefSource
+from citeledger.sources.openalex import OpenAlexSource
+from citeledger.sources.semanticscholar import SemanticScholarSource
 from tests.conftest import fixture_bytes
 
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
 PEERJ = "doi:10.5555/ledger.2024.017"
-KW: dict[str, Any] = {"policy": cl.RetryPolicy(max_attempts=1), "min_interval": 0.0}
+KW: dict[str, Any] = {"policy": RetryPolicy(max_attempts=1), "min_interval": 0.0}
 
 
 # ============================================================================ fixtures over HTTP
@@ -74,12 +79,10 @@ def _serve(httpserver: Any, *, s2_citations: bool = True) -> dict[str, int]:
     return hits
 
 
-def _sources(httpserver: Any) -> tuple[cl.OpenAlexSource, cl.SemanticScholarSource]:
+def _sources(httpserver: Any) -> tuple[OpenAlexSource, SemanticScholarSource]:
     base = httpserver.url_for("/").rstrip("/")
-    openalex = cl.OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW)
-    s2 = cl.SemanticScholarSource(
-        base_url=base + "/s2", announce_total=False, now=lambda: NOW, **KW
-    )
+    openalex = OpenAlexSource(base_url=base + "/openalex", clock=lambda: NOW, **KW)
+    s2 = SemanticScholarSource(base_url=base + "/s2", announce_total=False, now=lambda: NOW, **KW)
     return openalex, s2
 
 
@@ -183,7 +186,7 @@ def test_crossref_work_is_fetched_once_per_build(httpserver: Any) -> None:
         return Response(body, status=200, content_type="application/json")
 
     httpserver.expect_request(__import__("re").compile(r"^/.*$")).respond_with_handler(handler)
-    crossref = cl.CrossrefSource(
+    crossref = CrossrefSource(
         base_url=httpserver.url_for("/").rstrip("/"), mailto="t@example.org", **KW
     )
     record = cl.build_record("doi:10.5555/ledger.2024.017", [crossref], now=NOW)
@@ -236,7 +239,7 @@ def test_openalex_series_that_starts_late_says_so() -> None:
     transport = _Counting(
         {"/works/https://doi.org/10.1234/old": json.dumps(_openalex_work()).encode()}
     )
-    src = cl.OpenAlexSource(transport=transport, clock=lambda: NOW)
+    src = OpenAlexSource(transport=transport, clock=lambda: NOW)
     record = cl.build_record("doi:10.1234/old", [src], now=NOW)
     (cby,) = record.cited_by_year
     assert cby.note is not None
@@ -254,12 +257,12 @@ def test_openalex_series_that_starts_late_says_so() -> None:
 
 def test_memo_replays_failures_without_asking_again() -> None:
     transport = _Counting({})
-    src = cl.CrossrefSource(transport=transport, clock=lambda: NOW)
+    src = CrossrefSource(transport=transport, clock=lambda: NOW)
     record = cl.build_record("doi:10.1234/nowhere", [src], now=NOW)
     assert transport.sent == {"https://api.crossref.org/works/10.1234/nowhere": 1}
     outcomes = {r.capability: r.outcome for r in record.reports}
-    assert outcomes["references"] is cl.Outcome.NOT_FOUND
-    assert outcomes["citation_counts"] is cl.Outcome.NOT_FOUND
+    assert outcomes[cl.Capability.REFERENCES] is cl.Outcome.NOT_FOUND
+    assert outcomes[cl.Capability.CITATION_COUNTS] is cl.Outcome.NOT_FOUND
 
 
 def _cited() -> cl.Paper:
@@ -390,12 +393,12 @@ def test_progress_callable_and_quiet_defaults(capsys: pytest.CaptureFixture[str]
 
 
 class _NotFoundFirstPage(_Src):
-    def citations(self, identifier: Any) -> cl.Paged[cl.Observation]:
+    def citations(self, identifier: Any) -> Paged[cl.Observation]:
         def pages() -> Iterator[tuple[list[cl.Observation], int | None]]:
             raise NotFoundError("no such paper", source=self.name, url="http://x/cites", status=404)
             yield [], None  # pragma: no cover - makes this a generator
 
-        return cl.Paged(pages())
+        return Paged(pages())
 
 
 def test_404_on_first_page_with_another_source_listing() -> None:
@@ -416,11 +419,11 @@ def test_citing_work_count_picks_per_source_and_shows_others() -> None:
         cl.Measurement(value=500, source="semanticscholar", observed=NOW),
         cl.Measurement(value=236, source="openalex", observed=NOW),
     ]
-    w = cl.CitingWork(key="k", paper=cl.Paper(title="T"), cited_by=m)
+    w = CitingWork(key="k", paper=cl.Paper(title="T"), cited_by=m)
     assert w.count().value == 236  # type: ignore[union-attr]  # first source, its larger count
     assert w.count("semanticscholar").value == 500  # type: ignore[union-attr]
     assert [(o.source, o.value) for o in w.other_counts("openalex")] == [("semanticscholar", 500)]
-    same = cl.CitingWork(key="k", paper=cl.Paper(title="T"), cited_by=[m[1], attrs_evolve(m[1])])
+    same = CitingWork(key="k", paper=cl.Paper(title="T"), cited_by=[m[1], attrs_evolve(m[1])])
     assert same.other_counts("semanticscholar") == ()
 
 

@@ -19,6 +19,7 @@ import pytest
 from werkzeug.wrappers import Request, Response
 
 import citeledger as cl
+from citeledger.sources import RetryPolicy
 from tests.conftest import fixture_bytes
 
 DOI = "10.5555/ledger.2024.017"
@@ -71,7 +72,7 @@ def test_record_from_crossref_and_semantic_scholar_fixtures(httpserver: Any) -> 
     s2_cls = _adapter("semanticscholar", "SemanticScholarSource")
     hits = _serve(httpserver)
     base = httpserver.url_for("/").rstrip("/")
-    kwargs: dict[str, Any] = {"policy": cl.RetryPolicy(max_attempts=1), "min_interval": 0.0}
+    kwargs: dict[str, Any] = {"policy": RetryPolicy(max_attempts=1), "min_interval": 0.0}
     crossref = crossref_cls(base_url=base + "/crossref", mailto="test@example.org", **kwargs)
     s2 = s2_cls(base_url=base + "/s2", **kwargs)
     record = cl.build_record(f"doi:{DOI}", [crossref, s2], now=NOW)
@@ -122,7 +123,7 @@ def test_catalog_from_crossref_fixture_resolves_references(httpserver: Any) -> N
         base_url=base + "/crossref",
         mailto="test@example.org",
         min_interval=0.0,
-        policy=cl.RetryPolicy(max_attempts=1),
+        policy=RetryPolicy(max_attempts=1),
     )
     refs = crossref.references(f"doi:{DOI}")
     catalog = [

@@ -7,7 +7,9 @@ import re
 import pytest
 
 import citeledger as cl
+from citeledger.ledger import PRINCIPLE, SCHEMA
 from citeledger.ledger._citing import _group_citing
+from citeledger.model import utc
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from tests.conftest import SHARED, requires_shared
 
@@ -166,7 +168,7 @@ def test_zero_infinity_header_and_principle(zi: cl.CitationRecord) -> None:
         "As of 8 August 2026, this Paper Citation Record lists 0 of 0 outbound references and 8 "
         "inbound citation observations for arXiv:2104.07857."
     )
-    assert lines[6] == cl.PRINCIPLE
+    assert lines[6] == PRINCIPLE
     assert lines[8:10] == ["citeledger.paper-citation-record.v1", "2104.07857 v1"]
 
 
@@ -250,7 +252,7 @@ def test_zero_infinity_duplicate_is_one_citing_work_with_two_observations(
 def test_same_title_different_reference_number_and_no_link_stays_apart() -> None:
     """Two citing papers sharing only a title (no ids, year, authors; different reference
     numbers) are kept apart and each names the other as an unlinked look-alike."""
-    now = cl.utc("2026-08-08T00:00:00Z")
+    now = utc("2026-08-08T00:00:00Z")
     cited = cl.Paper(title="Cited", identifiers=["arXiv:2104.07857"])
     title = "A Survey of Large Language Models in Practice"
     obs = [
@@ -281,7 +283,7 @@ def test_zero_infinity_text_contains_every_seed_line_in_order(zi: cl.CitationRec
     Whitespace inside a line is ignored (the seed's table cells are glued: "verified exact0").
     """
     seed = _seed("000")
-    seed = seed.replace("Pith ", "").replace("pith.paper-citation-record.v1", cl.SCHEMA)
+    seed = seed.replace("Pith ", "").replace("pith.paper-citation-record.v1", SCHEMA)
     ours = zi.render("text").replace(" → ", " ")
 
     def norm(line: str) -> str:

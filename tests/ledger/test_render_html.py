@@ -10,6 +10,7 @@ import pytest
 import citeledger as cl
 from citeledger.ledger._render import STYLESHEET, _nice_step, svg_bar_chart
 from citeledger.page import YearCount
+from citeledger.sources.sample import SampleSource
 
 ZERO = "arXiv:1910.02054"
 DEMO = "doi:10.5555/citeledger.sample.0001"
@@ -17,7 +18,7 @@ DEMO = "doi:10.5555/citeledger.sample.0001"
 
 @pytest.fixture(scope="module")
 def records() -> dict[str, cl.CitationRecord]:
-    sample = cl.SampleSource()
+    sample = SampleSource()
     return {
         i: cl.build_record(
             i,

@@ -7,6 +7,7 @@ from importlib import resources
 import pytest
 
 import citeledger as cl
+from citeledger.errors import NotFoundError
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 
@@ -26,7 +27,7 @@ def test_lookup_by_any_version_and_unknown_works() -> None:
     assert src.paper("arXiv:2104.07857v1") == src.paper(ZERO_INFINITY)
     assert src.paper("10.48550/arXiv.2104.07857") == src.paper(ZERO_INFINITY)
     assert src.paper("doi:10.9999/unknown") is None
-    with pytest.raises(cl.NotFoundError):
+    with pytest.raises(NotFoundError):
         src.references("doi:10.9999/unknown")
     assert src.citation_counts("doi:10.9999/unknown") == []
     check = src.events("doi:10.9999/unknown")

@@ -10,6 +10,8 @@ import attrs
 import pytest
 
 import citeledger as cl
+from citeledger.errors import IncompatibleMeasurements, NaiveDatetimeError
+from citeledger.identifiers import normalize_arxiv
 from citeledger.model import (
     OBSERVATION_NAMESPACE,
     Author,
@@ -39,7 +41,7 @@ from citeledger.model import (
 
 NOW = dt.datetime(2026, 8, 5, 2, 28, 24, 338817, tzinfo=dt.UTC)
 DOI_A = cl.normalize_doi("10.1234/alpha")
-ARXIV = cl.normalize_arxiv("2104.07857")
+ARXIV = normalize_arxiv("2104.07857")
 
 
 def names(value: Any) -> list[tuple[str | None, str | None]]:
@@ -305,15 +307,15 @@ def test_reference_extra_accepts_mappings_and_pairs() -> None:
 
 
 def test_naive_datetimes_are_rejected() -> None:
-    with pytest.raises(cl.NaiveDatetimeError, match="no timezone"):
+    with pytest.raises(NaiveDatetimeError, match="no timezone"):
         Measurement(value=1, source="crossref", observed=dt.datetime(2026, 1, 1))  # noqa: DTZ001
-    with pytest.raises(cl.NaiveDatetimeError):
+    with pytest.raises(NaiveDatetimeError):
         utc("2026-01-01T00:00:00")
-    with pytest.raises(cl.NaiveDatetimeError):
+    with pytest.raises(NaiveDatetimeError):
         NoticeCheck.none_found(sources=["crossref"], checked=dt.datetime(2026, 1, 1))  # noqa: DTZ001
     # A NaiveDatetimeError is a ModelError and a ValueError too.
-    assert issubclass(cl.NaiveDatetimeError, cl.ModelError)
-    assert issubclass(cl.NaiveDatetimeError, ValueError)
+    assert issubclass(NaiveDatetimeError, cl.ModelError)
+    assert issubclass(NaiveDatetimeError, ValueError)
 
 
 def test_aware_times_are_converted_to_utc() -> None:
@@ -338,19 +340,19 @@ def _m(value: int, source: str = "crossref", **kw: Any) -> Measurement:
 
 def test_measurements_from_different_sources_cannot_be_combined() -> None:
     a, b = _m(57, "arxiv_reference"), _m(60, "openalex")
-    with pytest.raises(cl.IncompatibleMeasurements, match="different sources"):
+    with pytest.raises(IncompatibleMeasurements, match="different sources"):
         _ = a + b
-    with pytest.raises(cl.IncompatibleMeasurements, match="different sources"):
+    with pytest.raises(IncompatibleMeasurements, match="different sources"):
         _ = a - b
-    with pytest.raises(cl.IncompatibleMeasurements, match="different sources"):
+    with pytest.raises(IncompatibleMeasurements, match="different sources"):
         _ = a < b
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = a >= b
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         sum([a, b])
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         max(a, b)
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         sorted([b, a])
     # The error is a TypeError too, so generic code that tries arithmetic sees a type error.
     with pytest.raises(TypeError):
@@ -359,20 +361,20 @@ def test_measurements_from_different_sources_cannot_be_combined() -> None:
 
 def test_measurements_are_not_bare_numbers() -> None:
     a = _m(5)
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = a + 1
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = 1 + a
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = 10 - a
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = a <= 3
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         int(a)
     # Even one source's counts are not summed: each is dated.
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         sum([a])
-    with pytest.raises(cl.IncompatibleMeasurements, match="same source"):
+    with pytest.raises(IncompatibleMeasurements, match="same source"):
         _ = a + _m(6)
 
 
@@ -384,9 +386,9 @@ def test_one_source_measurements_of_one_thing_compare() -> None:
     assert older < newer
     assert newer >= older
     assert max(older, newer) is newer
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = older < _m(9, subject=DOI_A, kind=MeasurementKind.REFERENCES)
-    with pytest.raises(cl.IncompatibleMeasurements):
+    with pytest.raises(IncompatibleMeasurements):
         _ = older < _m(9, subject=ARXIV)
 
 

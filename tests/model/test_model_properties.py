@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.model import Author, Measurement, Observation, Paper, replace
+from citeledger.errors import IncompatibleMeasurements
+from citeledger.model import Author, Measurement, MeasurementKind, Observation, Paper, replace
 from citeledger.testing import strategies as cst
 
 
@@ -97,11 +98,11 @@ def test_measurements_of_two_sources_never_combine(a: Measurement, b: Measuremen
         lambda: sum([a, b]),
         lambda: sorted([a, b]),
     ):
-        with pytest.raises(cl.IncompatibleMeasurements):
+        with pytest.raises(IncompatibleMeasurements):
             combine()
 
 
-@given(st.lists(cst.measurements(sources=("crossref",), kinds=(cl.MeasurementKind.CITED_BY,))))
+@given(st.lists(cst.measurements(sources=("crossref",), kinds=(MeasurementKind.CITED_BY,))))
 def test_one_source_measurements_of_one_subject_sort_by_value(ms: list[Measurement]) -> None:
     ms = [replace(m, subject=None) for m in ms]
     assert [m.value for m in sorted(ms)] == sorted(m.value for m in ms)

@@ -10,18 +10,20 @@ from typing import Any
 import pytest
 
 import citeledger as cl
+from citeledger.identifiers import MalformedFragment, find_identifiers
 from citeledger.model import Reference
+from citeledger.serialize import structure
 
 
 def _crossref_reference(ref: dict[str, Any], position: int) -> Reference:
     """Map one Crossref ``reference`` entry onto the model, as an adapter would (test-local)."""
     identifiers: list[cl.Identifier] = []
-    malformed: tuple[cl.MalformedFragment, ...] = ()
+    malformed: tuple[MalformedFragment, ...] = ()
     if "DOI" in ref:
         try:
             identifiers.append(cl.parse_identifier(ref["DOI"], "doi"))
         except cl.InvalidIdentifier:
-            malformed = cl.find_identifiers(ref["DOI"]).malformed
+            malformed = find_identifiers(ref["DOI"]).malformed
     return Reference(
         position=position,
         raw=ref.get("unstructured"),
@@ -55,9 +57,7 @@ def test_crossref_references_fit_the_model_and_round_trip(
     asserted = malformed = 0
     for position, raw in enumerate(crossref_references, start=1):
         ref = _crossref_reference(raw, position)
-        back = cl.structure(
-            json.loads(json.dumps(conv.unstructure(ref))), Reference, converter=conv
-        )
+        back = structure(json.loads(json.dumps(conv.unstructure(ref))), Reference, converter=conv)
         assert back == ref
         if "DOI" in raw:
             asserted += 1

@@ -12,6 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import citeledger as cl
+from citeledger.errors import DeserializationError
+from citeledger.identifiers import MalformedFragment
 from citeledger.model import (
     Author,
     Coverage,
@@ -25,6 +27,7 @@ from citeledger.model import (
     Relation,
     Resolution,
 )
+from citeledger.serialize import structure
 from citeledger.testing import strategies as cst
 
 NOW = dt.datetime(2026, 8, 5, 2, 28, 24, 338817, tzinfo=dt.UTC)
@@ -37,7 +40,7 @@ ROUND_TRIPS: list[tuple[type[Any], st.SearchStrategy[Any]]] = [
     (cl.OpenAlexId, cst.openalex_ids()),
     (cl.S2PaperId, cst.s2_ids()),
     (cl.CorpusId, cst.corpus_ids()),
-    (cl.MalformedFragment, cst.malformed_fragments()),
+    (MalformedFragment, cst.malformed_fragments()),
     (Author, cst.authors()),
     (Relation, cst.relations()),
     (Paper, cst.papers()),
@@ -59,7 +62,7 @@ CONV = cl.make_converter()
 
 def _through_json_text(value: Any, cls: type[Any]) -> Any:
     text = json.dumps(CONV.unstructure(value))
-    return cl.structure(json.loads(text), cls, converter=CONV)
+    return structure(json.loads(text), cls, converter=CONV)
 
 
 @pytest.mark.parametrize(("cls", "strategy"), ROUND_TRIPS, ids=[c.__name__ for c, _ in ROUND_TRIPS])
@@ -118,7 +121,7 @@ def test_optional_identifier_fields_round_trip_both_ways() -> None:
 
 def test_times_with_an_offset_are_read_as_utc() -> None:
     data = {"value": 3, "source": "crossref", "observed": "2026-08-05T04:28:24+02:00"}
-    m = cl.structure(data, Measurement)
+    m = structure(data, Measurement)
     assert m.observed == dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
     assert m.observed.tzinfo is dt.UTC
 
@@ -134,13 +137,13 @@ def test_observation_ids_are_checked_on_input() -> None:
     data = json.loads(cl.dumps(obs))
     assert data["id"] == obs.id
     data["position"] = 4  # edited by hand, id left stale
-    with pytest.raises(cl.DeserializationError) as info:
-        cl.structure(data, Observation)
+    with pytest.raises(DeserializationError) as info:
+        structure(data, Observation)
     assert len(info.value.problems) == 1
     assert "does not match" in info.value.problems[0]
     del data["id"]  # no id: computed
     assert (
-        cl.structure(data, Observation).id
+        structure(data, Observation).id
         == Observation(
             direction="outbound",
             citing=Paper(identifiers=["10.1234/citing"]),
@@ -155,8 +158,8 @@ def test_observation_ids_are_checked_on_input() -> None:
 
 
 def _problems(data: Any, cls: type[Any]) -> tuple[str, ...]:
-    with pytest.raises(cl.DeserializationError) as info:
-        cl.structure(data, cls)
+    with pytest.raises(DeserializationError) as info:
+        structure(data, cls)
     assert isinstance(info.value, ValueError)
     # One error, not a traceback from inside cattrs.
     assert info.value.__cause__ is None
@@ -267,7 +270,7 @@ def test_lists_of_values() -> None:
     papers = [Paper(title="A"), Paper(title="B", year=2020)]
     conv = cl.make_converter()
     data = json.loads(json.dumps(conv.unstructure(papers)))
-    assert cl.structure(data, list[Paper]) == papers
+    assert structure(data, list[Paper]) == papers
     data[1]["year"] = "2020"
     assert _problems(data, list[Paper]) == (
         "list[1].year: expected an integer, got the string '2020'",
@@ -275,7 +278,7 @@ def test_lists_of_values() -> None:
 
 
 def test_loads_invalid_json_and_pickling_the_error() -> None:
-    with pytest.raises(cl.DeserializationError) as info:
+    with pytest.raises(DeserializationError) as info:
         cl.loads("{not json", Paper)
     assert info.value.problems
     assert info.value.problems[0].startswith("Expecting property name")

@@ -13,11 +13,13 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
+from citeledger.identifiers import MalformedFragment
 from citeledger.model import (
     Author,
     Coverage,
     CoverageState,
     Event,
+    EventKind,
     Evidence,
     Measurement,
     NoticeCheck,
@@ -29,6 +31,7 @@ from citeledger.model import (
     Resolution,
     ResolutionState,
     WorkType,
+    utc,
 )
 from citeledger.testing import _hypothesis_plugin, strategies
 from citeledger.testing import strategies as cst
@@ -79,7 +82,7 @@ REGISTERED: list[type[Any]] = [
     cl.OpenAlexId,
     cl.S2PaperId,
     cl.CorpusId,
-    cl.MalformedFragment,
+    MalformedFragment,
     Author,
     Relation,
     Paper,
@@ -251,12 +254,12 @@ def test_status_and_state_options(check: NoticeCheck, cov: Coverage) -> None:
 @FAST
 @given(
     cst.measurements(sources=("crossref",), max_value=5),
-    cst.events(kinds=(cl.EventKind.RETRACTION,)),
+    cst.events(kinds=(EventKind.RETRACTION,)),
 )
 def test_measurement_and_event_options(m: Measurement, event: Event) -> None:
     assert m.source == "crossref"
     assert 0 <= m.value <= 5
-    assert event.kind is cl.EventKind.RETRACTION
+    assert event.kind is EventKind.RETRACTION
 
 
 @FAST
@@ -277,7 +280,7 @@ def test_malformed_identifier_strings_are_rejected(text: str) -> None:
 @FAST
 @given(cst.utc_datetimes())
 def test_datetimes_are_utc(when: Any) -> None:
-    assert when.tzinfo is cl.utc(when).tzinfo
+    assert when.tzinfo is utc(when).tzinfo
 
 
 # ----------------------------------------------------------------------------- noisy references

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import citeledger as cl
 from citeledger import exports
+from citeledger.sources.sample import SampleSource
 
 NASTY = "Profits & losses: 50% of {R&D} in C#_2 ~ $x^2$ \\ end}"
 
@@ -117,7 +118,7 @@ def test_csl_json_items() -> None:
 
 
 def test_resolved_papers_are_the_verified_targets_only() -> None:
-    sample = cl.SampleSource()
+    sample = SampleSource()
     record = cl.build_record(
         "doi:10.5555/citeledger.sample.0001",
         [sample],

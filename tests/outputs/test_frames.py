@@ -24,6 +24,7 @@ from citeledger.frames import (
     resolution_rows,
     result_row,
 )
+from citeledger.model import Evidence
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 
 pd = pytest.importorskip("pandas")
@@ -97,8 +98,8 @@ def test_resolution_rows_from_pairs() -> None:
         target=target,
         score=97.5,
         evidence=[
-            cl.Evidence(field="title", agreement="agree", score=100),
-            cl.Evidence(field="year", agreement="missing"),
+            Evidence(field="title", agreement="agree", score=100),
+            Evidence(field="year", agreement="missing"),
         ],
         reason="doi found",
     )

@@ -11,6 +11,7 @@ import pytest
 
 import citeledger as cl
 from citeledger._progress import progress_callback
+from citeledger.formats.dumps import iter_openalex_works
 
 
 class _Tty(io.StringIO):
@@ -91,8 +92,8 @@ def test_resolve_many_and_dump_readers_take_progress(
         )
     )
     counts: list[int] = []
-    assert len(list(cl.iter_openalex_works(works, progress=counts.append, progress_every=2))) == 5
+    assert len(list(iter_openalex_works(works, progress=counts.append, progress_every=2))) == 5
     assert counts == [2, 4, 5]
-    assert len(list(cl.iter_openalex_works(works, progress=True))) == 5
+    assert len(list(iter_openalex_works(works, progress=True))) == 5
     out = capsys.readouterr()
     assert (out.out, out.err) == ("", "")  # not a terminal: quiet

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger import identifiers as ids
 from citeledger import refparse
+from citeledger.identifiers import _find
 from citeledger.model import Reference
 from citeledger.refparse import _authors, _chars, _clean, _tail, _title
 from citeledger.resolve.normalize import normalize_name, normalize_title
@@ -203,7 +204,7 @@ def test_identifier_prefilter_never_hides_an_identifier(text: str) -> None:
 def test_identifier_prefilter_matches_the_scanner_anchors() -> None:
     # The prefilter lists the scanner's anchors by hand; when they change, update
     # _may_hold_identifier (and this pattern) together.
-    assert ids._ANCHOR_RE.pattern == (
+    assert _find._ANCHOR_RE.pattern == (
         r"10\."
         r"|[dD][oO][iI]"
         r"|[aA][rR][xX][iI][vV]"

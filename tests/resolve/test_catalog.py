@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import citeledger as cl
 from citeledger.identifiers import version_key
+from citeledger.model import Relation
 from citeledger.resolve import catalog as catalog_module
 from citeledger.resolve.normalize import normalize_title
 
@@ -25,7 +26,7 @@ B = cl.Paper(
     authors=["Kaiming He"],
     year=2016,
     identifiers=["10.1109/CVPR.2016.90"],
-    related=[cl.Relation(kind="has_preprint", identifier="arXiv:1512.03385")],
+    related=[Relation(kind="has_preprint", identifier="arXiv:1512.03385")],
 )
 C = cl.Paper(title="Residual networks behave like ensembles of shallow networks", year=2016)
 

@@ -16,7 +16,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.model import Agreement, Method, ResolutionState, replace
+from citeledger.errors import WorkerLost
+from citeledger.identifiers import find_identifiers, same_work
+from citeledger.model import Agreement, Evidence, Method, Relation, ResolutionState, replace
+from citeledger.resolve import CandidateProvider
 from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
 
@@ -175,7 +178,7 @@ def test_verified_exact_via_related_version() -> None:
         title="A published paper on things",
         year=2022,
         identifiers=["10.1000/journal.1"],
-        related=[cl.Relation(kind="has_preprint", identifier="arXiv:2101.00001")],
+        related=[Relation(kind="has_preprint", identifier="arXiv:2101.00001")],
     )
     res = cl.Resolver([published]).resolve(
         cl.Reference(title="A published paper on things", identifiers=["arXiv:2101.00001v2"])
@@ -313,7 +316,7 @@ def test_parse_uncertain_low_confidence(resolver: cl.Resolver) -> None:
 
 
 def _malformed_ref(**kw: object) -> cl.Reference:
-    found = cl.find_identifiers("doi: 10.1007/BF0229355")
+    found = find_identifiers("doi: 10.1007/BF0229355")
     assert found.malformed, "fixture needs a malformed fragment"
     return cl.Reference(malformed=found.malformed, **kw)  # type: ignore[arg-type]
 
@@ -388,7 +391,7 @@ class ListProvider:
         self.calls = 0
 
     def by_identifier(self, ident: cl.Identifier) -> list[cl.Paper]:
-        return [p for p in self.papers if any(cl.same_work(i, ident) for i in p.identifiers)]
+        return [p for p in self.papers if any(same_work(i, ident) for i in p.identifiers)]
 
     def candidates(self, ref: cl.Reference, *, limit: int) -> list[cl.Paper]:
         self.calls += 1
@@ -397,7 +400,7 @@ class ListProvider:
 
 def test_extra_provider() -> None:
     provider = ListProvider([KNUTH, CLONING])
-    assert isinstance(provider, cl.CandidateProvider)
+    assert isinstance(provider, CandidateProvider)
     resolver = cl.Resolver(providers=[provider])
     assert resolver.resolve(cl.Reference(identifiers=[CLONING.identifiers[0]])).target is CLONING
     res = resolver.resolve(cl.Reference(title=KNUTH.title, authors="Knuth", year=1968))
@@ -516,7 +519,7 @@ def test_resolve_many_reports_a_dead_child_instead_of_waiting(
     monkeypatch.setattr(cl.Resolver, "resolve", dying)
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     started = time.monotonic()
-    with pytest.raises(cl.WorkerLost, match="died" if code else "without reporting") as info:
+    with pytest.raises(WorkerLost, match="died" if code else "without reporting") as info:
         cl.Resolver(CATALOG).resolve_many(refs, workers=2)
     assert info.value.exitcode == code
     assert time.monotonic() - started < 30
@@ -548,7 +551,7 @@ def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
     monkeypatch.setattr(cl.Resolver, "resolve", slow)
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     started = time.monotonic()
-    with pytest.raises(cl.WorkerLost) as info:
+    with pytest.raises(WorkerLost) as info:
         cl.Resolver(CATALOG).resolve_many(refs, workers=2)
     assert info.value.exitcode == 5
     assert time.monotonic() - started < 30
@@ -850,7 +853,7 @@ def test_verify_matches_catalog_on_versions_and_relations() -> None:
     published = cl.Paper(
         title="Deep residual learning for image recognition",
         identifiers=["10.1109/CVPR.2016.90"],
-        related=[cl.Relation(kind="has_preprint", identifier="arXiv:1512.03385")],
+        related=[Relation(kind="has_preprint", identifier="arXiv:1512.03385")],
     )
     refs = [
         cl.Reference(identifiers=["10.6084/m9.figshare.9.v2"]),
@@ -883,7 +886,7 @@ def test_trusted_construction_equals_the_validating_constructors(data: st.DataOb
             method=res.method,
             target=res.target,
             score=res.score,
-            evidence=[cl.Evidence(**attrs.asdict(e, recurse=False)) for e in res.evidence],
+            evidence=[Evidence(**attrs.asdict(e, recurse=False)) for e in res.evidence],
             reason=res.reason,
             alternatives=res.alternatives,
         )
@@ -995,7 +998,7 @@ def test_comparison_keeps_outcomes_raw_and_renders_them_as_evidence() -> None:
     assert title.left.endswith("…")
     assert by_field["first_page"].right == "100"
     # The rendered keyword arguments build the same values through the public constructor.
-    assert tuple(cl.Evidence(**kw) for kw in comp.fields) == comp.evidence
+    assert tuple(Evidence(**kw) for kw in comp.fields) == comp.evidence
 
 
 def test_a_work_recorded_twice_with_a_typo_is_not_a_look_alike() -> None:

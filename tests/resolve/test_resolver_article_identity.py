@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import citeledger as cl
+from citeledger.model import Agreement
 from tests.conftest import MATCHING, requires_shared
 
 _PAPER = cl.Paper(
@@ -36,7 +37,7 @@ def test_a_misread_author_list_does_not_hide_the_article() -> None:
     assert res.target is _PAPER
     assert "the author lists disagree, but the title, volume and first page identify" in res.reason
     authors = next(e for e in res.evidence if e.field == "authors")
-    assert authors.agreement is cl.Agreement.DISAGREE  # the evidence still says so
+    assert authors.agreement is Agreement.DISAGREE  # the evidence still says so
 
 
 def test_the_author_waiver_needs_title_volume_and_page() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import citeledger as cl
+from citeledger.identifiers import find_identifiers
 from citeledger.model import Method, ResolutionState
 from tests.conftest import MATCHING, SOURCES, requires_shared
 
@@ -167,7 +168,7 @@ def test_crossref_structured_reference_without_title_resolves_by_journal_volume_
 
 def test_malformed_identifier_crossref_truncated_doi() -> None:
     row = _by_id("crossref_overall_2k.jsonl", "crossref-overall-2k:1894")
-    found = cl.find_identifiers(row["left"]["reference"]["DOI"])
+    found = find_identifiers(row["left"]["reference"]["DOI"])
     res = cl.Resolver([]).resolve(cl.Reference(malformed=found.malformed))
     assert res.state is ResolutionState.MALFORMED_IDENTIFIER
     assert "10.1007/BF0229355" in res.reason

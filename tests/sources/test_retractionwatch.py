@@ -7,14 +7,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from citeledger import (
-    DOI,
-    PMID,
-    EventKind,
-    NoticeStatus,
-    ParseError,
-    load_source,
-)
+from citeledger import DOI, PMID, NoticeStatus, ParseError, load_source
+from citeledger.model import EventKind
 from citeledger.sources import (
     CitationSource,
     CountSource,

@@ -16,6 +16,7 @@ from citeledger.errors import (
     InvalidResponseError,
     NotFoundError,
     ParseError,
+    ServerError,
 )
 from citeledger.identifiers import normalize_arxiv, normalize_doi
 from citeledger.model import (
@@ -594,7 +595,7 @@ def test_plus_token_is_a_secret_header(httpserver: HTTPServer, fake: FakeTime) -
     httpserver.expect_request("/works/10.5555/x").respond_with_data(f"boom {token}", status=500)
     src = source(httpserver, fake, api_key=token)
     assert token not in repr(src)
-    with pytest.raises(cl.ServerError) as info:
+    with pytest.raises(ServerError) as info:
         src.paper("10.5555/x")
     assert token not in str(info.value)
     assert httpserver.log[0][0].headers["Crossref-Plus-API-Token"] == f"Bearer {token}"

@@ -14,14 +14,13 @@ from citeledger import (
     DOI,
     Direction,
     InvalidIdentifier,
-    MeasurementKind,
     Method,
     OpenAlexId,
     ParseError,
     ResolutionState,
-    ServerError,
-    WorkType,
 )
+from citeledger.errors import ServerError
+from citeledger.model import MeasurementKind, WorkType
 from citeledger.sources import (
     CitationSource,
     CountSource,

@@ -15,13 +15,12 @@ from citeledger import (
     CorpusId,
     Direction,
     InvalidIdentifier,
-    MeasurementKind,
     Method,
     ParseError,
     ResolutionState,
     S2PaperId,
-    WorkType,
 )
+from citeledger.model import MeasurementKind, WorkType
 from citeledger.sources import semanticscholar as s2
 from tests.conftest import SOURCES, fixture_bytes, requires_shared
 

@@ -10,18 +10,9 @@ import pytest
 from werkzeug import Request as WRequest
 from werkzeug import Response as WResponse
 
-from citeledger import (
-    BadRequestError,
-    CorpusId,
-    Direction,
-    MeasurementKind,
-    Method,
-    QuotaExceededError,
-    RateLimitError,
-    ResolutionState,
-    ServerError,
-    load_source,
-)
+from citeledger import CorpusId, Direction, Method, ResolutionState, load_source
+from citeledger.errors import BadRequestError, QuotaExceededError, RateLimitError, ServerError
+from citeledger.model import MeasurementKind
 from citeledger.sources import CountedCitationSource, EventSource
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from citeledger.sources.semanticscholar import BatchStatus, SemanticScholarSource

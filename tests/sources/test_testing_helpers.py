@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 import citeledger as cl
-from citeledger.errors import NotFoundError
+from citeledger.errors import InvalidResponseError, NotFoundError
 from citeledger.sources import (
     CitationSource,
     EventSource,
@@ -110,7 +110,7 @@ def test_http_edge_with_transport_copies_and_keeps_the_secret_hidden() -> None:
 def test_http_edge_sends_the_crossref_token_as_a_secret_header() -> None:
     t = ReplayTransport(fallback=b"not json")
     src = CrossrefSource(api_key="tok", transport=t)
-    with pytest.raises(cl.InvalidResponseError):
+    with pytest.raises(InvalidResponseError):
         src.paper("10.1234/x")
     sent = t.requests[0]
     assert sent.header("Crossref-Plus-API-Token") == "Bearer tok"

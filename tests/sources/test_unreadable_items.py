@@ -23,6 +23,7 @@ import citeledger as cl
 from citeledger.formats import dumps
 from citeledger.ledger import Outcome, SourceReport
 from citeledger.model import CoverageState, Direction, Facet
+from citeledger.serialize import structure
 from citeledger.sources import (
     Capability,
     Paged,
@@ -533,7 +534,7 @@ items = st.builds(
 @given(items)
 def test_unreadable_item_round_trips_through_json(item: UnreadableItem) -> None:
     conv = cl.make_converter()
-    assert cl.structure(json.loads(json.dumps(conv.unstructure(item))), UnreadableItem) == item
+    assert structure(json.loads(json.dumps(conv.unstructure(item))), UnreadableItem) == item
 
 
 @given(st.lists(items, max_size=3))
@@ -542,7 +543,7 @@ def test_source_report_with_unreadable_items_round_trips(unread: list[Unreadable
         source="s", capability="citations", outcome="partial", fetched=1, unreadable=unread
     )
     conv = cl.make_converter()
-    assert cl.structure(conv.unstructure(report), SourceReport) == report
+    assert structure(conv.unstructure(report), SourceReport) == report
 
 
 # --------------------------------------------------------------------------- dump readers
