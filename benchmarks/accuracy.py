@@ -52,6 +52,34 @@ def prf(tp: int, fp: int, fn: int) -> str:
     return f"P={p:.4f} R={r:.4f} F1={f:.4f} (tp={tp} fp={fp} fn={fn})"
 
 
+# Per-item decisions, written by ``--dump PATH`` (one JSON line per resolved item) so two runs
+# can be compared answer by answer (benchmarks/accuracy_diff.py).
+DUMPED: list[dict[str, Any]] = []
+
+
+def _target_key(res: cl.Resolution) -> str | None:
+    t = res.target
+    if t is None:
+        return None
+    ids = ",".join(sorted(str(i.value) for i in t.identifiers))
+    return f"{ids}|{t.title}|{t.venue}|{t.volume}|{t.first_page}|{t.year}"
+
+
+def dump(section: str, keys: Iterable[str], results: Iterable[cl.Resolution]) -> None:
+    """Remember each item's decision under ``section`` (see ``--dump``)."""
+    for n, (k, res) in enumerate(zip(keys, results, strict=True)):
+        DUMPED.append(
+            {
+                "section": section,
+                "n": n,
+                "item": k,
+                "state": res.state.value,
+                "target": _target_key(res),
+                "score": res.score,
+            }
+        )
+
+
 def parser_available() -> bool:
     try:
         cl.Reference.from_string("Smith J. A title. J Test. 2000;1:1-2.")
@@ -92,6 +120,7 @@ def magellan(path: Path, show: int) -> None:
     t0 = time.perf_counter()
     results = resolver.resolve_many([cl.Reference.from_paper(lefts[k]) for k in keys])
     took = time.perf_counter() - t0
+    dump(path.stem, keys, results)
     tp = fp = fn = unknown = twin = 0
     wrong: list[tuple[str, cl.Resolution]] = []
     missed: list[tuple[str, cl.Resolution]] = []
@@ -203,6 +232,7 @@ def glutton(path: Path, data: Path, show: int) -> None:
         t0 = time.perf_counter()
         results = resolver.resolve_many(refs)
         took = time.perf_counter() - t0
+        dump(f"{path.stem} ({label})", (r["left"]["reference"] for r in rows), results)
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
         for i, res in enumerate(results):
@@ -286,6 +316,7 @@ def without_titles(
     ):
         resolver = cl.Resolver([*(papers[i] for i in catalog_ids), *extra])
         results = resolver.resolve_many([bare[i] for i in usable])
+        dump(f"without titles ({label})", (rows[i]["left"]["reference"] for i in usable), results)
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
         for i, res in zip(usable, results, strict=True):
@@ -409,6 +440,7 @@ def title_less(
             line = [f"  {style:9} {route:6}"]
             for label, resolver in catalogs.items():
                 results = resolver.resolve_many(queries)
+                dump(f"titleless {style} {route} {label}", strings, results)
                 tp = fp = fn = absent = 0
                 misses: list[tuple[str, cl.Resolution]] = []
                 for i, s, res in zip(usable, strings, results, strict=True):
@@ -460,6 +492,7 @@ def crossref_title_less(data: Path, records: dict[str, cl.Paper], extra: list[cl
             refs.append(structured_reference(ref))
             golds.append(gold_dois(row["right"]["target_gt"]["DOI"]))
         results = resolver.resolve_many(refs)
+        dump(f"crossref title-less {name}", (str(r.raw or r.venue) for r in refs), results)
         present = sum(bool(g & records.keys()) for g in golds)
         right = wrong = 0
         for res, gold in zip(results, golds, strict=True):
@@ -594,6 +627,7 @@ def crossref(data: Path, show: int, extra: list[cl.Paper]) -> None:
             print(f"  {name}: NO_MATCH check skipped (string parser not available)")
             continue
         results = resolver.resolve_many(refs)
+        dump(f"NO_MATCH {name}", (str(r["id"]) for r in rows), results)
         bad = sum(r.verified for r in results)
         print(
             f"  {name}: {len(refs)} NO_MATCH references vs a catalog of {len(extra)} unrelated real "
@@ -660,6 +694,7 @@ def side_by_side(data: Path, extra: list[cl.Paper], show: int) -> None:
                 continue
             items += 1
             res = resolver.resolve(ref)
+            dump(f"side by side {name}", [str(row["id"])], [res])
             got = {
                 str(i.value).lower()
                 for i in (res.target.identifiers if res.verified and res.target else ())
@@ -747,8 +782,9 @@ def fuzzycat(path: Path, show: int) -> None:
     dis: list[tuple[dict[str, Any], cl.Resolution]] = []
     tp = fp = fn = 0
     states_seen: list[cl.Resolution] = []
-    for row in rows:
+    for n, row in enumerate(rows):
         res = cl.verify(fatcat_paper(row["left"]), fatcat_paper(row["right"]))
+        dump(path.stem, [str(n)], [res])
         states_seen.append(res)
         label = row["expected"].removeprefix("Status.")
         same = res.verified
@@ -782,6 +818,7 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="*", default=None, help="magellan glutton crossref fuzzycat titleless"
     )
     ap.add_argument("--show", type=int, default=5, help="examples of errors to print per dataset")
+    ap.add_argument("--dump", type=Path, default=None, help="write per-item decisions (JSON lines)")
     args = ap.parse_args(argv)
     data: Path = args.data
     if not data.is_dir():
@@ -809,6 +846,9 @@ def main(argv: list[str] | None = None) -> int:
         title_less(rows, papers, refs, extra, removed, args.show)
         if "crossref" not in only:
             crossref_title_less(data, glutton_records(data), extra)
+    if args.dump is not None:
+        with args.dump.open("w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(d, sort_keys=True) + "\n" for d in DUMPED)
     return 0
 
 

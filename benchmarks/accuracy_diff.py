@@ -1,0 +1,69 @@
+"""Compare two ``benchmarks/accuracy.py --dump`` files answer by answer.
+
+Usage::
+
+    python benchmarks/accuracy_diff.py BEFORE.jsonl AFTER.jsonl [--all]
+
+Lists every item whose verified answer changed (gained, lost or moved to another target),
+grouped by section, plus a count of state changes that touch no verified answer (``--all``
+lists those too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+VERIFIED = {"verified_exact", "verified_fuzzy"}
+
+
+def load(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            d = json.loads(line)
+            out[d["section"], d["n"]] = d
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("before", type=Path)
+    ap.add_argument("after", type=Path)
+    ap.add_argument("--all", action="store_true", help="also list non-verified state changes")
+    args = ap.parse_args(argv)
+    before, after = load(args.before), load(args.after)
+    changed: Counter[str] = Counter()
+    other: Counter[str] = Counter()
+    for key in sorted(before.keys() | after.keys()):
+        b, a = before.get(key), after.get(key)
+        if b is None or a is None:
+            print(f"[only in {'after' if b is None else 'before'}] {key}")
+            continue
+        bv, av = b["state"] in VERIFIED, a["state"] in VERIFIED
+        bt = b["target"] if bv else None
+        at = a["target"] if av else None
+        if bt != at:
+            changed[key[0]] += 1
+            kind = "gained" if not bv else "lost" if not av else "moved"
+            print(f"[{kind}] {key[0]} #{key[1]}: {a['item'][:150]!r}")
+            print(f"    before {b['state']} {b['score']}: {bt}")
+            print(f"    after  {a['state']} {a['score']}: {at}")
+        elif b["state"] != a["state"]:
+            other[f"{key[0]}: {b['state']} -> {a['state']}"] += 1
+            if args.all:
+                print(f"[state] {key[0]} #{key[1]}: {a['item'][:150]!r} {b['state']} -> {a['state']}")
+    print("\nverified answers changed per section:")
+    for section, n in sorted(changed.items()):
+        print(f"  {section}: {n}")
+    print("other state changes:")
+    for what, n in sorted(other.items()):
+        print(f"  {what}: {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
