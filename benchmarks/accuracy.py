@@ -92,12 +92,17 @@ def parser_available() -> bool:
 
 
 def magellan_paper(rec: dict[str, str]) -> cl.Paper:
-    return cl.Paper(
-        title=rec.get("title") or None,
-        authors=rec.get("authors") or None,
-        venue=rec.get("venue") or None,
-        year=rec.get("year") or None,
-    )
+    fields: dict[str, Any] = {
+        "title": rec.get("title") or None,
+        "authors": rec.get("authors") or None,
+        "venue": rec.get("venue") or None,
+        "year": rec.get("year") or None,
+    }
+    try:
+        return cl.Paper(**fields)
+    except cl.ModelError:
+        # DBLP-Scholar has years such as "41.0" that name no year: the record keeps the rest.
+        return cl.Paper(**{**fields, "year": None})
 
 
 def magellan(path: Path, show: int) -> None:
