@@ -44,6 +44,7 @@ original ``raw``, and the reason in :attr:`ParsedReference.doubt` (the model's
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Final
 
@@ -83,6 +84,7 @@ from citeledger.refparse._title import (
     _clean_title,
     _clean_venue,
     _inner_citation,
+    _journal_only,
     _split_title_venue,
     _venue_only,
 )
@@ -96,6 +98,9 @@ __all__ = [
     "split_name",
 ]
 
+#: An IEEE-style list label, a number in brackets: "[12]" (not "[Smi05]", nor "12.", which a
+#: PDF's line numbers also give).
+_LABEL_NUMBER_RE: Final = re.compile(r"\[\s*(\d{1,4})\s*\]")
 #: Longest text read as one reference; longer input is a text block, not a reference.
 _MAX_REFERENCE_CHARS: Final = 3000
 #: How much of an over-long text is still scanned for identifiers (keeps the time bounded).
@@ -162,6 +167,21 @@ def _uncertain(
         confidence=confidence,
         doubt=reason,
     )
+
+
+def _short_locator(s: str) -> bool:
+    """Whether a text of one or two words ends in a volume and first page.
+
+    ``E. Garfield, Science 178, 471 (1972).`` and ``Garfield E. Science. 1972;178:471-9.`` are
+    whole references: a name, a journal and the numbers.
+    """
+    if len(s) > 80 or not any(c.isalpha() for c in s):
+        return False
+    start = _tail_start(s, 0)
+    if start == 0 or start >= len(s):
+        return False
+    tail = _parse_tail(s[start:])
+    return bool(tail.volume and tail.first_page)
 
 
 def parse_reference(text: str, *, position: int | None = None) -> ParsedReference:
@@ -250,6 +270,11 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     if label is not None:
         label_text = label.group(0).strip() or None
         s = s[label.end() :].lstrip()
+        if position is None and label_text is not None:
+            number = _LABEL_NUMBER_RE.fullmatch(label_text)
+            if number is not None and int(number.group(1)) >= 1:
+                # IEEE and numbered lists: "[12] A. Smith, ..." is reference 12.
+                position = int(number.group(1))
     ident_tuple = tuple(identifiers)
 
     # ---- too little to work with
@@ -270,7 +295,7 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
             malformed=malformed,
         )
     words = _WORD_RE.findall(s) if len(s) < 80 or s.count(" ") < 2 else ("",) * 3
-    if len(words) < 3 or s.count(" ") < 1:
+    if (len(words) < 3 or s.count(" ") < 1) and not _short_locator(s):
         year_m = _TAIL_YEAR_RE.search(s)
         if not any(c.isalpha() for c in s):
             reason = (
@@ -356,10 +381,15 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     tstart = _tail_start(s, rest_from)
     tail = _parse_tail(s[tstart:])
     mid = s[rest_from:tstart].strip(" ,;:")
+    journal_only = False
     if title:
         venue = mid
     elif mid:
-        if authors and (tail.volume or tail.first_page) and _venue_only(mid):
+        if authors and tail.volume and tail.first_page and _journal_only(mid):
+            # A title-less citation (physics, chemistry, Nature, Vancouver short form).
+            venue = mid
+            journal_only = True
+        elif authors and (tail.volume or tail.first_page) and _venue_only(mid):
             venue = mid
         else:
             title, venue = _split_title_venue(mid, grammar)
@@ -401,6 +431,9 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
         conf += 0.1
     if ident_tuple:
         conf += 0.1
+    if journal_only and year is not None:
+        # Authors, journal, volume, first page and year: all a title-less style prints.
+        conf += 0.3
     if len(title) > 300:
         conf -= 0.25
     conf = max(0.0, min(1.0, conf))

@@ -243,6 +243,41 @@ def _venue_only(mid: str) -> bool:
     ) and any(_is_abbrev_end(mid, i) for i, ch in enumerate(mid) if ch == ".")
 
 
+def _journal_only(mid: str) -> bool:
+    """A journal name with no title before it, as physics, chemistry and Nature cite.
+
+    ``Nature``, ``Gastrointest Endosc``, ``Gastrointest. Endosc.``, ``J Am. Soc. Nephrol``,
+    ``IEEE Transactions on Automatic Control``: capitalised venue words with no comma, colon or
+    quote (a title is set off by one of them in these styles), where every full stop inside
+    follows a one-word segment or a segment holding an abbreviated journal word. ``Deep learning. Nature`` and ``Cancer
+    Statistics. CA Cancer J Clin`` have a title before the stop and are not journal-only. The
+    caller asks only when a volume and a first page follow.
+    """
+    if len(mid) > 90 or any(c in mid for c in ',;:?!"“”«»[]'):
+        return False
+    plain = mid.replace(".", " ").replace("(", " ").replace(")", " ")
+    words = plain.split()
+    if not words or len(words) > 10 or not _venue_like(" ".join(words)):
+        return False
+    start = 0
+    for c in _SENTENCE_RE.finditer(mid):
+        if c.end() >= len(mid):
+            break
+        segment = mid[start : c.start()].strip()
+        if c.group(1) != ".":
+            return False
+        if (
+            " " in segment
+            and not _is_abbrev_end(mid, c.start())
+            and not any(w.strip(".()") in _ABBREVS for w in segment.split())
+        ):
+            # "N Engl. J Med", "J Cardiovasc. Pharmacol": an abbreviated journal word inside
+            # the segment; "Cancer Statistics." has none, so it is a title.
+            return False
+        start = c.end()
+    return True
+
+
 def _clean_title(title: str) -> str:
     if title.rstrip()[-1:] in ")]":
         title = _TRAILING_NOTE_RE.sub("", title)
