@@ -55,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         elif b["state"] != a["state"]:
             other[f"{key[0]}: {b['state']} -> {a['state']}"] += 1
             if args.all:
-                print(f"[state] {key[0]} #{key[1]}: {a['item'][:150]!r} {b['state']} -> {a['state']}")
+                print(
+                    f"[state] {key[0]} #{key[1]}: {a['item'][:150]!r} {b['state']} -> {a['state']}"
+                )
     print("\nverified answers changed per section:")
     for section, n in sorted(changed.items()):
         print(f"  {section}: {n}")

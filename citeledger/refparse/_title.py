@@ -249,9 +249,9 @@ def _journal_only(mid: str) -> bool:
     ``Nature``, ``Gastrointest Endosc``, ``Gastrointest. Endosc.``, ``J Am. Soc. Nephrol``,
     ``IEEE Transactions on Automatic Control``: capitalised venue words with no comma, colon or
     quote (a title is set off by one of them in these styles), where every full stop inside
-    follows a one-word segment or a segment holding an abbreviated journal word. ``Deep learning. Nature`` and ``Cancer
-    Statistics. CA Cancer J Clin`` have a title before the stop and are not journal-only. The
-    caller asks only when a volume and a first page follow.
+    follows a one-word segment or a segment holding an abbreviated journal word. ``Deep
+    learning. Nature`` and ``Cancer Statistics. CA Cancer J Clin`` have a title before the
+    stop and are not journal-only. The caller asks only when a volume and a first page follow.
     """
     if len(mid) > 90 or any(c in mid for c in ',;:?!"“”«»[]'):
         return False
