@@ -278,7 +278,7 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
             # "Fulton P.M. Harris R.N.": dotted initials, no comma between names.
             nxt = item_re.match(s, pos + 1)
             if nxt is not None and (
-                not nxt.group(0).endswith(".") or authors[-1][1].count(".") < 2
+                not nxt.group(0).endswith(".") or (authors[-1][1] or "").count(".") < 2
             ):
                 # Only after dotted initials ("P.M."): "Laurent G. Eur Respir J." ends the list
                 # at "G." and the journal follows.
