@@ -257,7 +257,9 @@ def _journal_only(mid: str) -> bool:
         return False
     plain = mid.replace(".", " ").replace("(", " ").replace(")", " ")
     words = plain.split()
-    if not words or len(words) > 10 or not _venue_like(" ".join(words)):
+    # Every word a venue word: no lower-case title word ("Amplifying estrogenity of. Canadian
+    # Journal of Zoology" keeps its doubt), as _venue_like would allow one.
+    if not words or len(words) > 10 or not all(_VENUE_WORD_RE.fullmatch(w) for w in words):
         return False
     start = 0
     for c in _SENTENCE_RE.finditer(mid):
