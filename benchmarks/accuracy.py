@@ -65,14 +65,22 @@ def _target_key(res: cl.Resolution) -> str | None:
     return f"{ids}|{t.title}|{t.venue}|{t.volume}|{t.first_page}|{t.year}"
 
 
-def dump(section: str, keys: Iterable[str], results: Iterable[cl.Resolution]) -> None:
-    """Remember each item's decision under ``section`` (see ``--dump``)."""
-    for n, (k, res) in enumerate(zip(keys, results, strict=True)):
+def dump(
+    section: str,
+    keys: Iterable[str],
+    results: Iterable[cl.Resolution],
+    texts: Iterable[str] | None = None,
+) -> None:
+    """Remember each item's decision under ``section`` by a key stable across runs."""
+    keys = list(keys)
+    shown = keys if texts is None else list(texts)
+    for n, (k, text, res) in enumerate(zip(keys, shown, results, strict=True)):
         DUMPED.append(
             {
                 "section": section,
                 "n": n,
-                "item": k,
+                "key": k,
+                "item": text,
                 "state": res.state.value,
                 "target": _target_key(res),
                 "score": res.score,
@@ -237,7 +245,12 @@ def glutton(path: Path, data: Path, show: int) -> None:
         t0 = time.perf_counter()
         results = resolver.resolve_many(refs)
         took = time.perf_counter() - t0
-        dump(f"{path.stem} ({label})", (r["left"]["reference"] for r in rows), results)
+        dump(
+            f"{path.stem} ({label})",
+            (str(r["id"]) for r in rows),
+            results,
+            (r["left"]["reference"] for r in rows),
+        )
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
         for i, res in enumerate(results):
@@ -321,7 +334,12 @@ def without_titles(
     ):
         resolver = cl.Resolver([*(papers[i] for i in catalog_ids), *extra])
         results = resolver.resolve_many([bare[i] for i in usable])
-        dump(f"without titles ({label})", (rows[i]["left"]["reference"] for i in usable), results)
+        dump(
+            f"without titles ({label})",
+            (str(rows[i]["id"]) for i in usable),
+            results,
+            (rows[i]["left"]["reference"] for i in usable),
+        )
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
         for i, res in zip(usable, results, strict=True):
@@ -445,7 +463,12 @@ def title_less(
             line = [f"  {style:9} {route:6}"]
             for label, resolver in catalogs.items():
                 results = resolver.resolve_many(queries)
-                dump(f"titleless {style} {route} {label}", strings, results)
+                dump(
+                    f"titleless {style} {route} {label}",
+                    (str(rows[i]["id"]) for i in usable),
+                    results,
+                    strings,
+                )
                 tp = fp = fn = absent = 0
                 misses: list[tuple[str, cl.Resolution]] = []
                 for i, s, res in zip(usable, strings, results, strict=True):
@@ -497,7 +520,11 @@ def crossref_title_less(data: Path, records: dict[str, cl.Paper], extra: list[cl
             refs.append(structured_reference(ref))
             golds.append(gold_dois(row["right"]["target_gt"]["DOI"]))
         results = resolver.resolve_many(refs)
-        dump(f"crossref title-less {name}", (str(r.raw or r.venue) for r in refs), results)
+        dump(
+            f"crossref title-less {name}",
+            (f"{n}: {r.raw or r.venue}" for n, r in enumerate(refs)),
+            results,
+        )
         present = sum(bool(g & records.keys()) for g in golds)
         right = wrong = 0
         for res, gold in zip(results, golds, strict=True):

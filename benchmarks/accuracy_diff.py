@@ -20,12 +20,17 @@ from typing import Any
 VERIFIED = {"verified_exact", "verified_fuzzy"}
 
 
-def load(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
-    out: dict[tuple[str, int], dict[str, Any]] = {}
+def load(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    out: dict[tuple[str, str], dict[str, Any]] = {}
     with path.open(encoding="utf-8") as fh:
         for line in fh:
             d = json.loads(line)
-            out[d["section"], d["n"]] = d
+            key = (d["section"], d["key"])
+            seen = 1
+            while key in out:  # the same key twice in one section (a repeated string)
+                seen += 1
+                key = (d["section"], f"{d['key']} ({seen})")
+            out[key] = d
     return out
 
 
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         if bt != at:
             changed[key[0]] += 1
             kind = "gained" if not bv else "lost" if not av else "moved"
-            print(f"[{kind}] {key[0]} #{key[1]}: {a['item'][:150]!r}")
+            print(f"[{kind}] {key[0]} {key[1][:40]}: {a['item'][:150]!r}")
             print(f"    before {b['state']} {b['score']}: {bt}")
             print(f"    after  {a['state']} {a['score']}: {at}")
         elif b["state"] != a["state"]:
