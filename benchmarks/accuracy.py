@@ -61,8 +61,12 @@ def _target_key(res: cl.Resolution) -> str | None:
     t = res.target
     if t is None:
         return None
-    ids = ",".join(sorted(str(i.value) for i in t.identifiers))
+    ids = _ids(t)
     return f"{ids}|{t.title}|{t.venue}|{t.volume}|{t.first_page}|{t.year}"
+
+
+def _ids(paper: cl.Paper) -> str:
+    return ",".join(sorted(str(i.value) for i in paper.identifiers))
 
 
 def dump(
@@ -70,17 +74,23 @@ def dump(
     keys: Iterable[str],
     results: Iterable[cl.Resolution],
     texts: Iterable[str] | None = None,
+    golds: Iterable[cl.Paper] | None = None,
 ) -> None:
-    """Remember each item's decision under ``section`` by a key stable across runs."""
+    """Remember each item's decision under ``section`` by a key stable across runs.
+
+    ``golds``: each item's gold record, when known (its identifiers are written as ``gold``).
+    """
     keys = list(keys)
     shown = keys if texts is None else list(texts)
-    for n, (k, text, res) in enumerate(zip(keys, shown, results, strict=True)):
+    gold = [None] * len(keys) if golds is None else [_ids(g) for g in golds]
+    for n, (k, text, g, res) in enumerate(zip(keys, shown, gold, results, strict=True)):
         DUMPED.append(
             {
                 "section": section,
                 "n": n,
                 "key": k,
                 "item": text,
+                "gold": g,
                 "state": res.state.value,
                 "target": _target_key(res),
                 "score": res.score,
@@ -250,6 +260,7 @@ def glutton(path: Path, data: Path, show: int) -> None:
             (str(r["id"]) for r in rows),
             results,
             (r["left"]["reference"] for r in rows),
+            papers,
         )
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
@@ -339,6 +350,7 @@ def without_titles(
             (str(rows[i]["id"]) for i in usable),
             results,
             (rows[i]["left"]["reference"] for i in usable),
+            (papers[i] for i in usable),
         )
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
@@ -468,6 +480,7 @@ def title_less(
                     (str(rows[i]["id"]) for i in usable),
                     results,
                     strings,
+                    (papers[i] for i in usable),
                 )
                 tp = fp = fn = absent = 0
                 misses: list[tuple[str, cl.Resolution]] = []

@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path)
     ap.add_argument("--all", action="store_true", help="also list non-verified state changes")
+    ap.add_argument(
+        "--quiet", action="store_true", help="count, but do not list, gains to the gold record"
+    )
     args = ap.parse_args(argv)
     before, after = load(args.before), load(args.after)
     changed: Counter[str] = Counter()
@@ -52,8 +55,24 @@ def main(argv: list[str] | None = None) -> int:
         bt = b["target"] if bv else None
         at = a["target"] if av else None
         if bt != at:
-            changed[key[0]] += 1
             kind = "gained" if not bv else "lost" if not av else "moved"
+            gold = a.get("gold")
+            if gold:
+                # right/wrong by the gold record's identifiers (the target key starts with them)
+                now = (at or "").split("|", 1)[0]
+                then = (bt or "").split("|", 1)[0]
+                kind += (
+                    " right"
+                    if kind == "gained" and now == gold
+                    else " WRONG"
+                    if kind == "gained"
+                    else " (was right)"
+                    if then == gold
+                    else " (was wrong)"
+                )
+            changed[f"{key[0]}: {kind}"] += 1
+            if args.quiet and kind == "gained right":
+                continue
             print(f"[{kind}] {key[0]} {key[1][:40]}: {a['item'][:150]!r}")
             print(f"    before {b['state']} {b['score']}: {bt}")
             print(f"    after  {a['state']} {a['score']}: {at}")

@@ -61,6 +61,7 @@ from citeledger.refparse._authors import (
     _QUOTE_RE,
     _YEAR_AFTER_RE,
     _make_author,
+    _Names,
     _more_names,
     _read_authors,
 )
@@ -81,6 +82,7 @@ from citeledger.refparse._clean import (
 from citeledger.refparse._names import ParsedName, is_et_al_only, split_author_string, split_name
 from citeledger.refparse._tail import _ANY_YEAR_RE, _TAIL_YEAR_RE, _parse_tail, _tail_start
 from citeledger.refparse._title import (
+    _ABBREVS,
     _clean_title,
     _clean_venue,
     _inner_citation,
@@ -167,6 +169,57 @@ def _uncertain(
         confidence=confidence,
         doubt=reason,
     )
+
+
+_LAST_J_RE: Final = re.compile(r"(?<=\.)\s?J\.(?P<more>(?:\s?[A-Z][a-z]{1,2}\.)*)$")
+_ABBREV_AFTER_RE: Final = re.compile(r"\s([A-Z][a-z]{1,11})\.\s")
+
+
+def _give_back_journal_j(s: str, names: _Names) -> None:
+    """ACS style: ``Offeman, R. E. J. Am. Chem. Soc. 1958``: "J. Am." opens the journal.
+
+    The family-comma-initials grammar reads "R. E. J. Am." as initials (two-letter ones such
+    as "Th." exist); when "J." and what follows are abbreviated journal words ("Am.", "Phys.",
+    "Org."), the journal starts at "J.".
+    """
+    fam, ini, raw = names.authors[-1]
+    m = _LAST_J_RE.search(raw)
+    if m is None or not ini:
+        return
+    more = m.group("more").replace(".", " ").split()
+    if more:
+        if not all(w in _ABBREVS for w in more):
+            return
+    else:
+        after = _ABBREV_AFTER_RE.match(s, names.end)
+        if after is None or after.group(1) not in _ABBREVS:
+            return
+    dropped = len(raw) - m.start()
+    if not raw.endswith(ini) or dropped >= len(ini):
+        return
+    kept = raw[: m.start()].rstrip()
+    names.authors[-1] = (fam, ini[: len(ini) - dropped].rstrip(), kept)
+    names.end -= len(raw) - len(kept)
+
+
+_NEXT_ABBREV_RE: Final = re.compile(r"\.\s([A-Z][a-z]{0,11})\b")
+
+
+def _give_back_journal_name(s: str, names: _Names) -> None:
+    """Physics style: ``A. Smith, B. Jones, J. Chem. Phys. 76, 4350``: "J. Chem" is no name.
+
+    The initials-first grammar reads the journal's first words as one more author; when that
+    "family name" and the word after it are abbreviated journal words, the list ends before.
+    """
+    fam, _, raw = names.authors[-1]
+    after = _NEXT_ABBREV_RE.match(s, names.end)
+    if fam not in _ABBREVS or after is None or after.group(1) not in _ABBREVS:
+        return
+    start = s.rfind(raw, 0, names.end)
+    if start <= 0:
+        return
+    names.authors.pop()
+    names.end = len(s[:start].rstrip(" ,"))
 
 
 def _short_locator(s: str) -> bool:
@@ -325,6 +378,10 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
 
     # ---- authors, then a year right after them
     names = _read_authors(s)
+    if names is not None and names.grammar in ("family_initials", "vancouver"):
+        _give_back_journal_j(s, names)
+    elif names is not None and names.grammar == "initials_family" and len(names.authors) > 1:
+        _give_back_journal_name(s, names)
     authors: list[ParsedName] = []
     grammar: str | None = None
     pos = 0

@@ -28,6 +28,7 @@ import gc
 import multiprocessing
 import pickle
 import queue as queue_module
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any, ClassVar, Final
@@ -664,6 +665,9 @@ class Resolver:
             )
         if hard:
             failures.append("disagreeing " + ", ".join(hard))
+        page = _other_page(ref, best.paper, comp)
+        if page:
+            failures.append(page)
         if words is not None:
             # With a substituted title word, a differing volume or page is the other paper's.
             codes = [
@@ -1236,6 +1240,37 @@ def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
         out.append((start, end))
         start = end
     return out
+
+
+def _page_number(text: str | None) -> int | None:
+    digits = "".join(c for c in text or "" if c.isdigit())
+    return int(digits) if digits and len(digits) <= 7 else None
+
+
+def _other_page(ref: Reference, paper: Paper, comp: Comparison) -> str:
+    """Why a same-titled candidate in the reference's volume is another work, or ``""``.
+
+    Guidelines and statements printed twice, an executive summary next to the full text, parts
+    I and II: one journal volume holds several works of one title, on different pages. When the
+    volume agrees and the first page does not (and the cited page does not fall inside the
+    candidate's page range, a pinpoint citation), the candidate is the other printing, and the
+    title alone must not verify it.
+    """
+    if (
+        comp.agreement("volume") is not Agreement.AGREE
+        or comp.agreement("first_page") is not Agreement.DISAGREE
+    ):
+        return ""
+    cited = _page_number(ref.first_page)
+    pages = re.split(r"\s*[-–—]\s*", paper.pages or "", maxsplit=1)
+    lo = _page_number(pages[0])
+    hi = _page_number(pages[1]) if len(pages) > 1 else None
+    if cited is not None and lo is not None and hi is not None and lo <= cited <= hi:
+        return ""
+    return (
+        f"first page {ref.first_page!r} is not the candidate's {paper.first_page!r} in the same "
+        "volume: another work of that title there (a second printing, a summary, another part)"
+    )
 
 
 def _unconfirmable(paper: Paper) -> bool:
