@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import random
 import sys
@@ -23,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 import citeledger as cl
 from citeledger.errors import InvalidIdentifier
 from citeledger.model import ResolutionState, WorkType
-from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.journals import _table as _ltwa_table
+from citeledger.resolve.normalize import STOPWORDS, normalize_title
 from citeledger.resolve.scoring import title_similarity
 
 if TYPE_CHECKING:
@@ -397,10 +399,32 @@ def _initials(author: cl.Author) -> str:
 
 
 def _dotted(venue: str) -> str:
-    # The dotted ISO 4 form physics and chemistry print ("Gastrointest. Endosc."): every word
-    # of an NLM abbreviation gets its period; a one-word title ("Lancet", "Gut") stays bare.
+    # The dotted ISO 4 form physics and chemistry print ("Gastrointest. Endosc.", "Kidney
+    # Int.", "J. Am. Soc. Nephrol."): an abbreviated word of an NLM abbreviation gets its
+    # period, a whole word ("Kidney", "Diabetes Care") none; abbreviated means the word is an
+    # LTWA abbreviation and not itself a listed word. A one-word title ("Lancet") stays bare.
+    # (Until the title-less parser was written every word got a period, "Diabetes. Care.",
+    # which no journal prints.)
     words = venue.replace(".", " ").split()
-    return venue if len(words) == 1 else " ".join(f"{w}." if len(w) > 1 else w for w in words)
+    if len(words) == 1:
+        return venue
+    truncated = _truncations()
+    return " ".join(f"{w}." if w.lower() in truncated else w for w in words)
+
+
+@functools.cache
+def _truncations() -> frozenset[str]:
+    """LTWA abbreviations that cut a longer word and are not a word of their own.
+
+    "int" (international), "gastrointest", "j"; not "free" or "minor" (the LTWA's own stems,
+    "free-" -> "free"), nor function words. A few whole words remain ("cell", "new").
+    """
+    table = _ltwa_table()
+    stems: set[str] = set()
+    cut: set[str] = set()
+    for pattern, abbr in (*table.exact.items(), *table.prefixes.items()):
+        (stems if pattern == abbr else cut).add(abbr)
+    return frozenset(cut - stems - STOPWORDS)
 
 
 def render_title_less(style: str, ref: cl.Reference, gold: cl.Paper) -> str:

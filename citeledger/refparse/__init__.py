@@ -61,8 +61,8 @@ from citeledger.refparse._authors import (
     _QUOTE_RE,
     _YEAR_AFTER_RE,
     _make_author,
-    _Names,
     _more_names,
+    _Names,
     _read_authors,
 )
 from citeledger.refparse._clean import (
@@ -88,6 +88,7 @@ from citeledger.refparse._title import (
     _inner_citation,
     _journal_only,
     _split_title_venue,
+    _truncated_word,
     _venue_only,
 )
 
@@ -203,6 +204,7 @@ def _give_back_journal_j(s: str, names: _Names) -> None:
 
 
 _NEXT_ABBREV_RE: Final = re.compile(r"\.\s([A-Z][a-z]{0,11})\b")
+_NUMBERS_NEXT_RE: Final = re.compile(r"\.\s\d")
 
 
 def _give_back_journal_name(s: str, names: _Names) -> None:
@@ -211,9 +213,19 @@ def _give_back_journal_name(s: str, names: _Names) -> None:
     The initials-first grammar reads the journal's first words as one more author; when that
     "family name" and the word after it are abbreviated journal words, the list ends before.
     """
-    fam, _, raw = names.authors[-1]
+    fam, ini, raw = names.authors[-1]
     after = _NEXT_ABBREV_RE.match(s, names.end)
-    if fam not in _ABBREVS or after is None or after.group(1) not in _ABBREVS:
+    journal_next = after is not None and after.group(1) in _ABBREVS
+    # "M. H. Schieber, J. Neurophysiol. 92, 2802": "J." and a truncated word, then numbers;
+    # also "Am. J. Pathol. 172", "Br. J. Surg. 87", whose "initials" are journal words too.
+    words = (ini or "").replace(".", " ").split()
+    numbers_next = (
+        0 < len(words) <= 3
+        and all(w in _ABBREVS for w in words)
+        and _truncated_word(fam)
+        and _NUMBERS_NEXT_RE.match(s, names.end) is not None
+    )
+    if not ((fam in _ABBREVS and journal_next) or numbers_next):
         return
     start = s.rfind(raw, 0, names.end)
     if start <= 0:
