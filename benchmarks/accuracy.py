@@ -417,14 +417,15 @@ def _truncations() -> frozenset[str]:
     """LTWA abbreviations that cut a longer word and are not a word of their own.
 
     "int" (international), "gastrointest", "j"; not "free" or "minor" (the LTWA's own stems,
-    "free-" -> "free"), nor function words. A few whole words remain ("cell", "new").
+    "free-" -> "free"), not a listed word ("journal"), nor function words. A few whole words
+    remain ("cell", "new").
     """
     table = _ltwa_table()
     stems: set[str] = set()
     cut: set[str] = set()
     for pattern, abbr in (*table.exact.items(), *table.prefixes.items()):
         (stems if pattern == abbr else cut).add(abbr)
-    return frozenset(cut - stems - STOPWORDS)
+    return frozenset(cut - stems - set(table.exact) - STOPWORDS)
 
 
 def render_title_less(style: str, ref: cl.Reference, gold: cl.Paper) -> str:

@@ -215,17 +215,17 @@ def _give_back_journal_name(s: str, names: _Names) -> None:
     """
     fam, ini, raw = names.authors[-1]
     after = _NEXT_ABBREV_RE.match(s, names.end)
-    journal_next = after is not None and after.group(1) in _ABBREVS
-    # "M. H. Schieber, J. Neurophysiol. 92, 2802": "J." and a truncated word, then numbers;
-    # also "Am. J. Pathol. 172", "Br. J. Surg. 87", whose "initials" are journal words too.
+    nxt = after.group(1) if after is not None else ""
+    # "M. H. Schieber, J. Neurophysiol. 92, 2802", "J. Cell. Biol. 156", "Am. J. Pathol. 172":
+    # the "initials" are journal words ("J.", "Am. J."), and numbers or another journal word
+    # follow the "family name".
     words = (ini or "").replace(".", " ").split()
-    numbers_next = (
-        0 < len(words) <= 3
-        and all(w in _ABBREVS for w in words)
-        and _truncated_word(fam)
-        and _NUMBERS_NEXT_RE.match(s, names.end) is not None
-    )
-    if not ((fam in _ABBREVS and journal_next) or numbers_next):
+    journal_initials = 0 < len(words) <= 3 and all(w in _ABBREVS for w in words)
+    numbers_next = _NUMBERS_NEXT_RE.match(s, names.end) is not None
+    if not (
+        (fam in _ABBREVS and nxt in _ABBREVS)
+        or (journal_initials and (numbers_next or nxt in _ABBREVS or _truncated_word(nxt)))
+    ):
         return
     start = s.rfind(raw, 0, names.end)
     if start <= 0:

@@ -52,7 +52,7 @@ _ABBREVS: Final = frozenset(
     Cosmochim Planet Space Sol Terr Acoust Vib Fluids Combust Energ Energy Fuel Fuels Nucl Instrum
     Methods Meas Metrol Vac Thin Films Biomater Tissue Regen Cellul Fiz Khim Izv Dokl Vestn Usp
     Teor Mat Tr Sb Uchen Zap Sov Akad Nauk SSSR Ross Pis Zh Eksp Fiz Prikl""".split()  # noqa: SIM905 - a word list reads best as text
-) | {"Biochim", "Engl"}
+) | {"Biochim", "Engl", "Anim", "Rheum", "Osteoporos", "Radic", "Mamm", "Cereb", "Circ"}
 _ABBREV_WORD_RE: Final = re.compile(rf"{_U}{_L}{{0,2}}|{_A}{_L}+|{_L}{{1,3}}")
 _TITLE_TRIM: Final = " \t.,;:-–—/"
 _TRAILING_NOTE_RE: Final = re.compile(
