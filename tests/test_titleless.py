@@ -346,3 +346,25 @@ def test_score_means_the_same_on_every_route() -> None:
     )
     assert both.state is ResolutionState.VERIFIED_EXACT
     assert typo.score < both.score < 100.0
+
+
+def test_one_page_printed_two_ways_is_not_another_work() -> None:
+    # "i38" (a supplement's page) and "38" are one page: the same-volume rule does not fire.
+    paper = cl.model.replace(GUIDELINE, pages="38-46")
+    ref = cl.Reference(
+        title=GUIDELINE.title,
+        authors=["Ryan TJ", "Anderson JL"],
+        year=1996,
+        venue="Circulation",
+        volume="94",
+        first_page="i38",
+    )
+    assert cl.Resolver([paper]).resolve(ref).verified
+
+
+def test_acm_article_number_then_pages() -> None:
+    ref = parse_reference(
+        "Datta R, Joshi D, Li J, Wang JZ (2008) Image retrieval: ideas, influences, and trends "
+        "of the new age. ACM Comput Surv 40(2):5:1-60"
+    )
+    assert (ref.volume, ref.issue, ref.first_page, ref.last_page) == ("40", "2", "1", "60")

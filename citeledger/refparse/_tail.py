@@ -298,6 +298,17 @@ def _parse_tail(text: str) -> _Tail:
                 vol = None
             if vol is not None and tail.volume is None:
                 tail.volume = vol
+            rest = atoms[i + 1 : i + 4]
+            if (
+                len(rest) == 3
+                and rest[0][0] == "num"
+                and rest[1][0] == "colon"
+                and rest[2][0] == "num"
+                and not _RANGE_SPLIT_RE.search(rest[0][1])
+                and _RANGE_SPLIT_RE.search(rest[2][1])
+            ):
+                # ACM: "40(2):5:1-60" is volume (issue), article number 5, pages 1-60.
+                after = [rest[2]]
             if tail.first_page is None:
                 parts = _RANGE_SPLIT_RE.split(after[0][1], maxsplit=1)
                 _set_pages(tail, parts[0], parts[1] if len(parts) > 1 else None)

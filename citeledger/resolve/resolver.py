@@ -1264,6 +1264,8 @@ def _other_page(ref: Reference, paper: Paper, comp: Comparison) -> str:
     cited = _page_number(ref.first_page)
     pages = re.split(r"\s*[-–—]\s*", paper.pages or "", maxsplit=1)
     lo = _page_number(pages[0])
+    if cited is not None and cited == lo:
+        return ""  # "i38" and "38", "e1002" and "1002": one page, printed two ways
     hi = _page_number(pages[1]) if len(pages) > 1 else None
     if cited is not None and lo is not None and hi is not None and lo <= cited <= hi:
         return ""
