@@ -1266,6 +1266,9 @@ def _other_page(ref: Reference, paper: Paper, comp: Comparison) -> str:
     lo = _page_number(pages[0])
     if cited is not None and cited == lo:
         return ""  # "i38" and "38", "e1002" and "1002": one page, printed two ways
+    mine, theirs = (ref.first_page or "").lower(), (paper.first_page or "").lower()
+    if mine and theirs and (mine.startswith(theirs) or theirs.startswith(mine)):
+        return ""  # an article number cut short in the string ("W00A" for "W00A12")
     hi = _page_number(pages[1]) if len(pages) > 1 else None
     if cited is not None and lo is not None and hi is not None and lo <= cited <= hi:
         return ""
