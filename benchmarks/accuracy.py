@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import random
 import sys
@@ -24,7 +25,8 @@ import citeledger as cl
 from citeledger.errors import InvalidIdentifier
 from citeledger.identifiers import MalformedFragment, find_identifiers
 from citeledger.model import ResolutionState, WorkType
-from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.journals import _table as _ltwa_table
+from citeledger.resolve.normalize import STOPWORDS, normalize_title
 from citeledger.resolve.scoring import title_similarity
 
 if TYPE_CHECKING:
@@ -53,6 +55,52 @@ def prf(tp: int, fp: int, fn: int) -> str:
     return f"P={p:.4f} R={r:.4f} F1={f:.4f} (tp={tp} fp={fp} fn={fn})"
 
 
+# Per-item decisions, written by ``--dump PATH`` (one JSON line per resolved item) so two runs
+# can be compared answer by answer (benchmarks/accuracy_diff.py).
+DUMPED: list[dict[str, Any]] = []
+
+
+def _target_key(res: cl.Resolution) -> str | None:
+    t = res.target
+    if t is None:
+        return None
+    ids = _ids(t)
+    return f"{ids}|{t.title}|{t.venue}|{t.volume}|{t.first_page}|{t.year}"
+
+
+def _ids(paper: cl.Paper) -> str:
+    return ",".join(sorted(str(i.value) for i in paper.identifiers))
+
+
+def dump(
+    section: str,
+    keys: Iterable[str],
+    results: Iterable[cl.Resolution],
+    texts: Iterable[str] | None = None,
+    golds: Iterable[cl.Paper] | None = None,
+) -> None:
+    """Remember each item's decision under ``section`` by a key stable across runs.
+
+    ``golds``: each item's gold record, when known (its identifiers are written as ``gold``).
+    """
+    keys = list(keys)
+    shown = keys if texts is None else list(texts)
+    gold = [None] * len(keys) if golds is None else [_ids(g) for g in golds]
+    for n, (k, text, g, res) in enumerate(zip(keys, shown, gold, results, strict=True)):
+        DUMPED.append(
+            {
+                "section": section,
+                "n": n,
+                "key": k,
+                "item": text,
+                "gold": g,
+                "state": res.state.value,
+                "target": _target_key(res),
+                "score": res.score,
+            }
+        )
+
+
 def parser_available() -> bool:
     try:
         cl.Reference.from_string("Smith J. A title. J Test. 2000;1:1-2.")
@@ -65,12 +113,17 @@ def parser_available() -> bool:
 
 
 def magellan_paper(rec: dict[str, str]) -> cl.Paper:
-    return cl.Paper(
-        title=rec.get("title") or None,
-        authors=rec.get("authors") or None,
-        venue=rec.get("venue") or None,
-        year=rec.get("year") or None,
-    )
+    fields: dict[str, Any] = {
+        "title": rec.get("title") or None,
+        "authors": rec.get("authors") or None,
+        "venue": rec.get("venue") or None,
+        "year": rec.get("year") or None,
+    }
+    try:
+        return cl.Paper(**fields)
+    except cl.ModelError:
+        # DBLP-Scholar has years such as "41.0" that name no year: the record keeps the rest.
+        return cl.Paper(**{**fields, "year": None})
 
 
 def magellan(path: Path, show: int) -> None:
@@ -93,6 +146,7 @@ def magellan(path: Path, show: int) -> None:
     t0 = time.perf_counter()
     results = resolver.resolve_many([cl.Reference.from_paper(lefts[k]) for k in keys])
     took = time.perf_counter() - t0
+    dump(path.stem, keys, results)
     tp = fp = fn = unknown = twin = 0
     wrong: list[tuple[str, cl.Resolution]] = []
     missed: list[tuple[str, cl.Resolution]] = []
@@ -204,6 +258,13 @@ def glutton(path: Path, data: Path, show: int) -> None:
         t0 = time.perf_counter()
         results = resolver.resolve_many(refs)
         took = time.perf_counter() - t0
+        dump(
+            f"{path.stem} ({label})",
+            (str(r["id"]) for r in rows),
+            results,
+            (r["left"]["reference"] for r in rows),
+            papers,
+        )
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
         for i, res in enumerate(results):
@@ -287,6 +348,13 @@ def without_titles(
     ):
         resolver = cl.Resolver([*(papers[i] for i in catalog_ids), *extra])
         results = resolver.resolve_many([bare[i] for i in usable])
+        dump(
+            f"without titles ({label})",
+            (str(rows[i]["id"]) for i in usable),
+            results,
+            (rows[i]["left"]["reference"] for i in usable),
+            (papers[i] for i in usable),
+        )
         tp = fp = fn = fp_absent = suspect = 0
         wrong: list[tuple[int, cl.Resolution]] = []
         for i, res in zip(usable, results, strict=True):
@@ -332,10 +400,33 @@ def _initials(author: cl.Author) -> str:
 
 
 def _dotted(venue: str) -> str:
-    # The dotted ISO 4 form physics and chemistry print ("Gastrointest. Endosc."): every word
-    # of an NLM abbreviation gets its period; a one-word title ("Lancet", "Gut") stays bare.
+    # The dotted ISO 4 form physics and chemistry print ("Gastrointest. Endosc.", "Kidney
+    # Int.", "J. Am. Soc. Nephrol."): an abbreviated word of an NLM abbreviation gets its
+    # period, a whole word ("Kidney", "Diabetes Care") none; abbreviated means the word is an
+    # LTWA abbreviation and not itself a listed word. A one-word title ("Lancet") stays bare.
+    # (Until the title-less parser was written every word got a period, "Diabetes. Care.",
+    # which no journal prints.)
     words = venue.replace(".", " ").split()
-    return venue if len(words) == 1 else " ".join(f"{w}." if len(w) > 1 else w for w in words)
+    if len(words) == 1:
+        return venue
+    truncated = _truncations()
+    return " ".join(f"{w}." if w.lower() in truncated else w for w in words)
+
+
+@functools.cache
+def _truncations() -> frozenset[str]:
+    """LTWA abbreviations that cut a longer word and are not a word of their own.
+
+    "int" (international), "gastrointest", "j"; not "free" or "minor" (the LTWA's own stems,
+    "free-" -> "free"), not a listed word ("journal"), nor function words. A few whole words
+    remain ("cell", "new").
+    """
+    table = _ltwa_table()
+    stems: set[str] = set()
+    cut: set[str] = set()
+    for pattern, abbr in (*table.exact.items(), *table.prefixes.items()):
+        (stems if pattern == abbr else cut).add(abbr)
+    return frozenset(cut - stems - set(table.exact) - STOPWORDS)
 
 
 def render_title_less(style: str, ref: cl.Reference, gold: cl.Paper) -> str:
@@ -410,6 +501,13 @@ def title_less(
             line = [f"  {style:9} {route:6}"]
             for label, resolver in catalogs.items():
                 results = resolver.resolve_many(queries)
+                dump(
+                    f"titleless {style} {route} {label}",
+                    (str(rows[i]["id"]) for i in usable),
+                    results,
+                    strings,
+                    (papers[i] for i in usable),
+                )
                 tp = fp = fn = absent = 0
                 misses: list[tuple[str, cl.Resolution]] = []
                 for i, s, res in zip(usable, strings, results, strict=True):
@@ -461,6 +559,11 @@ def crossref_title_less(data: Path, records: dict[str, cl.Paper], extra: list[cl
             refs.append(structured_reference(ref))
             golds.append(gold_dois(row["right"]["target_gt"]["DOI"]))
         results = resolver.resolve_many(refs)
+        dump(
+            f"crossref title-less {name}",
+            (f"{n}: {r.raw or r.venue}" for n, r in enumerate(refs)),
+            results,
+        )
         present = sum(bool(g & records.keys()) for g in golds)
         right = wrong = 0
         for res, gold in zip(results, golds, strict=True):
@@ -595,6 +698,7 @@ def crossref(data: Path, show: int, extra: list[cl.Paper]) -> None:
             print(f"  {name}: NO_MATCH check skipped (string parser not available)")
             continue
         results = resolver.resolve_many(refs)
+        dump(f"NO_MATCH {name}", (str(r["id"]) for r in rows), results)
         bad = sum(r.verified for r in results)
         print(
             f"  {name}: {len(refs)} NO_MATCH references vs a catalog of {len(extra)} unrelated real "
@@ -661,6 +765,7 @@ def side_by_side(data: Path, extra: list[cl.Paper], show: int) -> None:
                 continue
             items += 1
             res = resolver.resolve(ref)
+            dump(f"side by side {name}", [str(row["id"])], [res])
             got = {
                 str(i.value).lower()
                 for i in (res.target.identifiers if res.verified and res.target else ())
@@ -748,8 +853,9 @@ def fuzzycat(path: Path, show: int) -> None:
     dis: list[tuple[dict[str, Any], cl.Resolution]] = []
     tp = fp = fn = 0
     states_seen: list[cl.Resolution] = []
-    for row in rows:
+    for n, row in enumerate(rows):
         res = cl.verify(fatcat_paper(row["left"]), fatcat_paper(row["right"]))
+        dump(path.stem, [str(n)], [res])
         states_seen.append(res)
         label = row["expected"].removeprefix("Status.")
         same = res.verified
@@ -783,6 +889,7 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="*", default=None, help="magellan glutton crossref fuzzycat titleless"
     )
     ap.add_argument("--show", type=int, default=5, help="examples of errors to print per dataset")
+    ap.add_argument("--dump", type=Path, default=None, help="write per-item decisions (JSON lines)")
     args = ap.parse_args(argv)
     data: Path = args.data
     if not data.is_dir():
@@ -810,6 +917,9 @@ def main(argv: list[str] | None = None) -> int:
         title_less(rows, papers, refs, extra, removed, args.show)
         if "crossref" not in only:
             crossref_title_less(data, glutton_records(data), extra)
+    if args.dump is not None:
+        with args.dump.open("w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(d, sort_keys=True) + "\n" for d in DUMPED)
     return 0
 
 

@@ -44,6 +44,7 @@ original ``raw``, and the reason in :attr:`ParsedReference.doubt` (the model's
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Final
 
@@ -61,6 +62,7 @@ from citeledger.refparse._authors import (
     _YEAR_AFTER_RE,
     _make_author,
     _more_names,
+    _Names,
     _read_authors,
 )
 from citeledger.refparse._clean import (
@@ -80,10 +82,13 @@ from citeledger.refparse._clean import (
 from citeledger.refparse._names import ParsedName, is_et_al_only, split_author_string, split_name
 from citeledger.refparse._tail import _ANY_YEAR_RE, _TAIL_YEAR_RE, _parse_tail, _tail_start
 from citeledger.refparse._title import (
+    _ABBREVS,
     _clean_title,
     _clean_venue,
     _inner_citation,
+    _journal_only,
     _split_title_venue,
+    _truncated_word,
     _venue_only,
 )
 
@@ -96,6 +101,9 @@ __all__ = [
     "split_name",
 ]
 
+#: An IEEE-style list label, a number in brackets: "[12]" (not "[Smi05]", nor "12.", which a
+#: PDF's line numbers also give).
+_LABEL_NUMBER_RE: Final = re.compile(r"\[\s*(\d{1,4})\s*\]")
 #: Longest text read as one reference; longer input is a text block, not a reference.
 _MAX_REFERENCE_CHARS: Final = 3000
 #: How much of an over-long text is still scanned for identifiers (keeps the time bounded).
@@ -162,6 +170,99 @@ def _uncertain(
         confidence=confidence,
         doubt=reason,
     )
+
+
+_LAST_J_RE: Final = re.compile(r"(?<=\.)\s?J\.(?P<more>(?:\s?[A-Z][a-z]{1,2}\.)*)$")
+_WORDS_AFTER_RE: Final = re.compile(r"\s*([A-Z][a-z]{1,13})\.?(?:\s+([A-Z][a-z]{1,13})\.?)?")
+# Words that follow "J." in journal abbreviations far more often than they start one (counted
+# on the NLM abbreviations of the PMC gold records: "J Chromatogr" 26, "Chromatogr ..." 0),
+# and the word pairs of the common "J." chemistry and physics journals. "Am", "Exp", "Clin",
+# "Acad", "Proc" start journals as often ("Am J ...", "Exp Brain Res"), so after "Collins, J. J."
+# they leave the "J." with the name.
+_AFTER_J: Final = frozenset(
+    """Abnorm Acoust Acquir Allergy Anxiety Bacteriol Biomech Biomed Biomol Chromatogr Comp
+    Comput Econ Epidemiol Gastroenterol Gen Geophys Histochem Lipid Mater Microbiol Morphol
+    Natl Neurochem Neuroimmunol Neuropathol Neurophysiol Neurosurg Occup Orthop Paediatr Struct
+    Thorac Thromb Trauma Vasc Virol Catal Electrochem Colloid Photochem""".split()  # noqa: SIM905 - a word list reads best as text
+)
+_AFTER_J_PAIRS: Final = frozenset(
+    {("Am", "Chem"), ("Phys", "Chem"), ("Org", "Chem"), ("Med", "Chem"), ("Biol", "Chem")}
+    | {("Chem", "Phys"), ("Appl", "Phys"), ("Am", "Soc"), ("Am", "Med"), ("Am", "Acad")}
+)
+
+
+def _give_back_journal_j(s: str, names: _Names) -> None:
+    """ACS style: ``Offeman, R. E. J. Am. Chem. Soc. 1958``: "J. Am." opens the journal.
+
+    The family-comma-initials and Vancouver grammars read "R. E. J. Am." as initials (two-letter
+    ones such as "Th." exist). The last "J." is the journal's when the words after it are ones
+    that follow "J." in journal names (:data:`_AFTER_J`, :data:`_AFTER_J_PAIRS`), not when they
+    can start a journal themselves ("Collins, J. J. Exp. Brain Res.").
+    """
+    fam, ini, raw = names.authors[-1]
+    m = _LAST_J_RE.search(raw)
+    if m is None or not ini:
+        return
+    words = m.group("more").replace(".", " ").split()
+    after = _WORDS_AFTER_RE.match(s, names.end)
+    if after is not None:
+        words.extend(w for w in after.groups() if w)
+    if not words or not (
+        words[0] in _AFTER_J or (len(words) > 1 and (words[0], words[1]) in _AFTER_J_PAIRS)
+    ):
+        return
+    dropped = len(raw) - m.start()
+    if not raw.endswith(ini) or dropped >= len(ini):
+        return
+    kept = raw[: m.start()].rstrip()
+    names.authors[-1] = (fam, ini[: len(ini) - dropped].rstrip(), kept)
+    names.end -= len(raw) - len(kept)
+
+
+_NEXT_ABBREV_RE: Final = re.compile(r"\.\s([A-Z][a-z]{0,11})\b")
+_NUMBERS_NEXT_RE: Final = re.compile(r"\.\s\d")
+
+
+def _give_back_journal_name(s: str, names: _Names) -> None:
+    """Physics style: ``A. Smith, B. Jones, J. Chem. Phys. 76, 4350``: "J. Chem" is no name.
+
+    The initials-first grammar reads the journal's first words as one more author; when that
+    "family name" and the word after it are abbreviated journal words, the list ends before.
+    """
+    fam, ini, raw = names.authors[-1]
+    after = _NEXT_ABBREV_RE.match(s, names.end)
+    nxt = after.group(1) if after is not None else ""
+    # "M. H. Schieber, J. Neurophysiol. 92, 2802", "J. Cell. Biol. 156", "Am. J. Pathol. 172":
+    # the "initials" are journal words ("J.", "Am. J."), and numbers or another journal word
+    # follow the "family name".
+    words = (ini or "").replace(".", " ").split()
+    journal_initials = 0 < len(words) <= 3 and all(w in _ABBREVS for w in words)
+    numbers_next = _NUMBERS_NEXT_RE.match(s, names.end) is not None
+    if not (
+        (fam in _ABBREVS and nxt in _ABBREVS)
+        or (journal_initials and (numbers_next or nxt in _ABBREVS or _truncated_word(nxt)))
+    ):
+        return
+    start = s.rfind(raw, 0, names.end)
+    if start <= 0:
+        return
+    names.authors.pop()
+    names.end = len(s[:start].rstrip(" ,"))
+
+
+def _short_locator(s: str) -> bool:
+    """Whether a text of one or two words ends in a volume and first page.
+
+    ``E. Garfield, Science 178, 471 (1972).`` and ``Garfield E. Science. 1972;178:471-9.`` are
+    whole references: a name, a journal and the numbers.
+    """
+    if len(s) > 80 or not any(c.isalpha() for c in s):
+        return False
+    start = _tail_start(s, 0)
+    if start == 0 or start >= len(s):
+        return False
+    tail = _parse_tail(s[start:])
+    return bool(tail.volume and tail.first_page)
 
 
 def parse_reference(text: str, *, position: int | None = None) -> ParsedReference:
@@ -250,6 +351,11 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     if label is not None:
         label_text = label.group(0).strip() or None
         s = s[label.end() :].lstrip()
+        if position is None and label_text is not None:
+            number = _LABEL_NUMBER_RE.fullmatch(label_text)
+            if number is not None and int(number.group(1)) >= 1:
+                # IEEE and numbered lists: "[12] A. Smith, ..." is reference 12.
+                position = int(number.group(1))
     ident_tuple = tuple(identifiers)
 
     # ---- too little to work with
@@ -270,7 +376,7 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
             malformed=malformed,
         )
     words = _WORD_RE.findall(s) if len(s) < 80 or s.count(" ") < 2 else ("",) * 3
-    if len(words) < 3 or s.count(" ") < 1:
+    if (len(words) < 3 or s.count(" ") < 1) and not _short_locator(s):
         year_m = _TAIL_YEAR_RE.search(s)
         if not any(c.isalpha() for c in s):
             reason = (
@@ -300,6 +406,10 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
 
     # ---- authors, then a year right after them
     names = _read_authors(s)
+    if names is not None and names.grammar in ("family_initials", "vancouver"):
+        _give_back_journal_j(s, names)
+    elif names is not None and names.grammar == "initials_family" and len(names.authors) > 1:
+        _give_back_journal_name(s, names)
     authors: list[ParsedName] = []
     grammar: str | None = None
     pos = 0
@@ -356,10 +466,15 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     tstart = _tail_start(s, rest_from)
     tail = _parse_tail(s[tstart:])
     mid = s[rest_from:tstart].strip(" ,;:")
+    journal_only = False
     if title:
         venue = mid
     elif mid:
-        if authors and (tail.volume or tail.first_page) and _venue_only(mid):
+        if authors and tail.volume and tail.first_page and _journal_only(mid):
+            # A title-less citation (physics, chemistry, Nature, Vancouver short form).
+            venue = mid
+            journal_only = True
+        elif authors and (tail.volume or tail.first_page) and _venue_only(mid):
             venue = mid
         else:
             title, venue = _split_title_venue(mid, grammar)
@@ -401,6 +516,9 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
         conf += 0.1
     if ident_tuple:
         conf += 0.1
+    if journal_only and year is not None:
+        # Authors, journal, volume, first page and year: all a title-less style prints.
+        conf += 0.3
     if len(title) > 300:
         conf -= 0.25
     conf = max(0.0, min(1.0, conf))

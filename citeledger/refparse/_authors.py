@@ -277,7 +277,11 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
         elif grammar == "vancouver" and s[pos - 1 : pos] == "." and s[pos : pos + 1] == " ":
             # "Fulton P.M. Harris R.N.": dotted initials, no comma between names.
             nxt = item_re.match(s, pos + 1)
-            if nxt is not None and not nxt.group(0).endswith("."):
+            if nxt is not None and (
+                not nxt.group(0).endswith(".") or (authors[-1][1] or "").count(".") < 2
+            ):
+                # Only after dotted initials ("P.M."): "Laurent G. Eur Respir J." ends the list
+                # at "G." and the journal follows.
                 nxt = None
         if nxt is not None:
             authors.append(_triple(nxt))
@@ -478,6 +482,16 @@ def _read_authors(s: str) -> _Names | None:
             w in _CORPORATE_WORDS for a in got.authors for w in a[2].split()
         ):
             # "World Health Organization (2010)" is an organisation, not Given Family.
+            continue
+        if (
+            best is not None
+            and best.grammar == "vancouver"
+            and grammar in _NEEDS_STRONG_END
+            and got.authors[0][2].startswith(best.authors[0][2])
+        ):
+            # "Kingma DP, Ba J. Adam: ...", "Myllyharju J. Ann Med. 2008": the full-name
+            # grammar reads the Vancouver names backwards ("DP" as a family name) and takes the
+            # first title or journal word for one; the stronger end it finds is not its own.
             continue
         if best is None or (got.strength, got.end) > (best.strength, best.end):
             best = got

@@ -118,9 +118,15 @@ _MONTH_RE: Final = re.compile(
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
     r"(?:\s*\d{1,2}(?![\d:(]))?(?:\s*[-–]\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?)?",
 )
+# "S." / "S " is German "Seite"; "S119" glued to its number is a supplement page (kept whole).
 _LABEL_PAGES_RE: Final = re.compile(
-    rf"(?<!\w)(?:pp|p|pages?|pg|С|S|s)\.?\s*(?P<fp>{_PAGE})(?:{_RANGE_DASH}(?P<lp>{_PAGE}))?"
+    rf"(?<!\w)(?:(?:pp|p|pages?|pg|С)\.?\s*|[Ss](?:\.\s*|\s+))(?P<fp>{_PAGE})"
+    rf"(?:{_RANGE_DASH}(?P<lp>{_PAGE}))?"
 )
+# A year in parentheses ends physics and Nature references ("Soc. Sci. Med. 43, 1601 (1996)"):
+# it is the year even when a page number before it looks like one.
+_PAREN_YEAR_RE: Final = re.compile(r"\(\s*(?P<y1>1[5-9]\d\d|20\d\d)[a-z]?\s*\)")
+_YEARLIKE_RE: Final = re.compile(r"(?:1[5-9]\d\d|20\d\d)")
 _LABEL_VOL_RE: Final = re.compile(
     r"(?<!\w)(?:[Vv]ol(?:ume)?s?|v|Т|t|Bd|Jg)\.?\s*(?P<v>\d+[A-Za-z]?)"
 )
@@ -242,7 +248,9 @@ def _parse_tail(text: str) -> _Tail:
     if not text:
         return tail
     work = text
-    m = _TAIL_YEAR_RE.search(work)
+    m = _PAREN_YEAR_RE.search(work) if "(" in work else None
+    if m is None:
+        m = _TAIL_YEAR_RE.search(work)
     if m is not None:
         tail.year = int(m.group("y1") or m.group("y2"))
         work = f"{work[: m.start()]} ; {work[m.end() :]}"
@@ -279,8 +287,28 @@ def _parse_tail(text: str) -> _Tail:
                 vol = before[-2][1]
             else:
                 vol = before[-1][1] if before[-1][0] == "num" else None
+            if (
+                vol is not None
+                and tail.year is None
+                and tail.issue is None
+                and _YEARLIKE_RE.fullmatch(vol) is not None
+            ):
+                # "NAACL-HLT. 2019:4171-86": a conference cited by year, not volume, and pages.
+                tail.year = int(vol)
+                vol = None
             if vol is not None and tail.volume is None:
                 tail.volume = vol
+            rest = atoms[i + 1 : i + 4]
+            if (
+                len(rest) == 3
+                and rest[0][0] == "num"
+                and rest[1][0] == "colon"
+                and rest[2][0] == "num"
+                and not _RANGE_SPLIT_RE.search(rest[0][1])
+                and _RANGE_SPLIT_RE.search(rest[2][1])
+            ):
+                # ACM: "40(2):5:1-60" is volume (issue), article number 5, pages 1-60.
+                after = [rest[2]]
             if tail.first_page is None:
                 parts = _RANGE_SPLIT_RE.split(after[0][1], maxsplit=1)
                 _set_pages(tail, parts[0], parts[1] if len(parts) > 1 else None)

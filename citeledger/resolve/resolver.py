@@ -28,6 +28,7 @@ import gc
 import multiprocessing
 import pickle
 import queue as queue_module
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from operator import itemgetter
@@ -190,6 +191,10 @@ class _Scored:
     paper: Paper
     comparison: Comparison
     title: str = ""  # the paper's normalised title
+
+
+#: Parse confidence of a string the parser read as a title-less style (refparse gives 0.85).
+_CONFIDENT_TITLE_LESS: Final = 0.8
 
 
 def _tie_key(paper: Paper) -> tuple[str, str, int]:
@@ -585,7 +590,7 @@ class Resolver:
                 best,
                 None,
             )
-        confirmed = [c for c in journal if _locator_confirmed(c.comparison)]
+        confirmed = [c for c in journal if _locator_confirmed(c.comparison, c.paper)]
         if not confirmed:
             best = journal[0]
             return (
@@ -619,11 +624,12 @@ class Resolver:
                 rival,
             )
         agreed = [o[0] for o in best.comparison.outcomes if o[1] is Agreement.AGREE]
+        bare = "; the record has no year or authors to check" if _unconfirmable(best.paper) else ""
         return (
             True,
             (
                 f"no title; the journal, volume and first page identify {_describe(best.paper)} "
-                f"({', '.join(agreed)} agree)"
+                f"({', '.join(agreed)} agree{bare})"
             ),
             best,
             None,
@@ -708,6 +714,9 @@ class Resolver:
             )
         if hard:
             failures.append("disagreeing " + ", ".join(hard))
+        page = _other_page(ref, best.paper, comp)
+        if page:
+            failures.append(page)
         if words is not None:
             # With a substituted title word, a differing volume or page is the other paper's.
             codes = [
@@ -885,7 +894,7 @@ class Resolver:
                     state=ResolutionState.VERIFIED_EXACT,
                     method=Method.for_scheme(ident.scheme),
                     target=chosen.paper,
-                    score=100.0 if comp.title is None else max(0.0, min(100.0, comp.title)),
+                    score=_agreement_score(comp, identifier=True),
                     evidence=(
                         *evidence,
                         _ident_evidence(ident, chosen.paper, note),
@@ -910,9 +919,7 @@ class Resolver:
                 state=ResolutionState.METADATA_MISMATCH,
                 method=Method.for_scheme(ident.scheme),
                 target=chosen.paper,
-                score=0.0
-                if chosen.comparison.title is None
-                else max(0.0, min(100.0, chosen.comparison.title)),
+                score=_agreement_score(chosen.comparison, identifier=True),
                 evidence=(
                     *evidence,
                     _ident_evidence(ident, chosen.paper, "found in catalog; metadata disagree"),
@@ -963,15 +970,25 @@ class Resolver:
                         state=ResolutionState.VERIFIED_FUZZY,
                         method=Method.JOURNAL_VOLUME_PAGE,
                         target=best.paper,
-                        score=_locator_score(comp),
+                        score=_agreement_score(comp),
                         evidence=(*evidence, *comp.evidence),
                         reason=prefix + reason,
                         alternatives=(),
                     )
                 # A structured reference without a title was looked up and not found. A string
                 # in which the parser found no title may have been misread (a title taken for
-                # the journal), so it stays PARSE_UNCERTAIN unless it names an identifier.
-                misread = ref.raw is not None and not ref.identifiers
+                # the journal), so it stays PARSE_UNCERTAIN unless it names an identifier or
+                # the parser read a title-less style with confidence (authors, journal,
+                # volume, first page and year: "E. Garfield, Science 178, 471 (1972).").
+                misread = (
+                    ref.raw is not None
+                    and not ref.identifiers
+                    and (
+                        ref.parse_confidence is None
+                        or ref.parse_confidence < _CONFIDENT_TITLE_LESS
+                        or ref.parse_doubt is not None
+                    )
+                )
                 return fail(
                     ResolutionState.PARSE_UNCERTAIN if misread else ResolutionState.UNRESOLVED,
                     f"{prefix}no title"
@@ -1015,7 +1032,7 @@ class Resolver:
                 state=ResolutionState.VERIFIED_FUZZY,
                 method=Method.FUZZY_TITLE,
                 target=best.paper,
-                score=max(0.0, min(100.0, comp.rank)),
+                score=_agreement_score(comp),
                 evidence=(*evidence, *comp.evidence),
                 reason=f"{prefix}title similarity {comp.title or 0.0:.1f} with "
                 f"{comp.corroborations} corroborating field(s); {lead}"
@@ -1307,9 +1324,54 @@ def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
     return out
 
 
-def _locator_confirmed(comp: Comparison) -> bool:
+def _page_number(text: str | None) -> int | None:
+    digits = "".join(c for c in text or "" if c.isdigit())
+    return int(digits) if digits and len(digits) <= 7 else None
+
+
+def _other_page(ref: Reference, paper: Paper, comp: Comparison) -> str:
+    """Why a same-titled candidate in the reference's volume is another work, or ``""``.
+
+    Guidelines and statements printed twice, an executive summary next to the full text, parts
+    I and II: one journal volume holds several works of one title, on different pages. When the
+    volume agrees and the first page does not (and the cited page does not fall inside the
+    candidate's page range, a pinpoint citation), the candidate is the other printing, and the
+    title alone must not verify it.
+    """
+    if (
+        comp.agreement("volume") is not Agreement.AGREE
+        or comp.agreement("first_page") is not Agreement.DISAGREE
+    ):
+        return ""
+    cited = _page_number(ref.first_page)
+    pages = re.split(r"\s*[-–—]\s*", paper.pages or "", maxsplit=1)
+    lo = _page_number(pages[0])
+    if cited is not None and cited == lo:
+        return ""  # "i38" and "38", "e1002" and "1002": one page, printed two ways
+    mine, theirs = (ref.first_page or "").lower(), (paper.first_page or "").lower()
+    if mine and theirs and (mine.startswith(theirs) or theirs.startswith(mine)):
+        return ""  # an article number cut short in the string ("W00A" for "W00A12")
+    hi = _page_number(pages[1]) if len(pages) > 1 else None
+    if cited is not None and lo is not None and hi is not None and lo <= cited <= hi:
+        return ""
+    return (
+        f"first page {ref.first_page!r} is not the candidate's {paper.first_page!r} in the same "
+        "volume: another work of that title there (a second printing, a summary, another part)"
+    )
+
+
+def _unconfirmable(paper: Paper) -> bool:
+    """A record with neither a year nor an author: nothing but its locator can be checked."""
+    return paper.year is None and not paper.authors
+
+
+def _locator_confirmed(comp: Comparison, paper: Paper) -> bool:
     # The exact year, or the authors (the first one found, with a compatible initial, or at
-    # least some names), confirm a journal/volume/page match.
+    # least some names), confirm a journal/volume/page match. A record that has neither (thin
+    # catalogs: a DOI list with journal, volume and page) is taken on its journal, volume and
+    # first page: nothing in it can disagree, and the rival rule still refuses a shared page.
+    if _unconfirmable(paper):
+        return True
     return any(
         (name == "year" and agreement is Agreement.AGREE)
         or (name == "authors" and agreement in (Agreement.AGREE, Agreement.PARTIAL))
@@ -1317,11 +1379,28 @@ def _locator_confirmed(comp: Comparison) -> bool:
     )
 
 
-def _locator_score(comp: Comparison) -> float:
-    """Percentage of the reference's compared fields that agree (there is no title score)."""
-    compared = [o for o in comp.outcomes if o[1] is not Agreement.MISSING]
-    agree = sum(1 for o in compared if o[1] is Agreement.AGREE)
-    return round(100.0 * agree / len(compared), 1) if compared else 0.0
+#: What one compared field adds to :func:`_agreement_score` (the title adds its similarity).
+_FIELD_POINTS: Final = {Agreement.AGREE: 100.0, Agreement.PARTIAL: 50.0, Agreement.DISAGREE: 0.0}
+
+
+def _agreement_score(comp: Comparison, *, identifier: bool = False) -> float:
+    """``Resolution.score``, the same on every route: how much of the evidence agrees, 0-100.
+
+    The mean over the fields both sides have (:class:`Agreement` other than MISSING) of each
+    field's points: the title its similarity (0-100), any other field 100 when it agrees, 50
+    when it partly agrees, 0 when it disagrees; a matching identifier counts as one more field
+    at 100. 100 means every field compared agrees exactly; a typo in the title or a year one
+    off lowers it on every route alike. The decision does not use it (see docs/resolver.md).
+    """
+    points = [100.0] if identifier else []
+    for name, agreement, score, *_ in comp.outcomes:
+        if agreement is Agreement.MISSING:
+            continue
+        if name == "title" and score is not None:
+            points.append(max(0.0, min(100.0, score)))
+        else:
+            points.append(_FIELD_POINTS[agreement])
+    return round(sum(points) / len(points), 1) if points else 0.0
 
 
 def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:

@@ -410,11 +410,20 @@ def test_volume_and_first_page_both_differing_is_a_hard_disagreement() -> None:
     res = cl.Resolver([PAN]).resolve(with_doi)
     assert res.state is MISMATCH
     assert res.reason.endswith("these fields disagree: volume+first_page")
-    # one of the two differing is not a hard disagreement
+    # one of the two differing is not a hard disagreement: another volume with the same first
+    # page verifies (a misprinted volume) ...
     one = cl.Reference(
-        title=ref.title, authors="Pan SJ, Yang Q", year=2010, volume="22", first_page="1000"
+        title=ref.title, authors="Pan SJ, Yang Q", year=2010, volume="21", first_page="1345"
     )
     assert cl.Resolver([PAN]).resolve(one).state is VERIFIED_FUZZY
+    # ... while the same volume with another first page is another same-titled work there
+    # (resolver._other_page: a second printing, an executive summary, part II)
+    page = cl.Reference(
+        title=ref.title, authors="Pan SJ, Yang Q", year=2010, volume="22", first_page="1000"
+    )
+    res = cl.Resolver([PAN]).resolve(page)
+    assert res.state is UNRESOLVED
+    assert "another work of that title" in res.reason
 
 
 def test_volume_and_page_labels_are_read_but_roman_volumes_are_kept() -> None:
