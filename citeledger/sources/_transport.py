@@ -33,6 +33,7 @@ name, the redacted URL, the attempt number, the status and a short detail.
 from __future__ import annotations
 
 import collections
+import contextlib
 import datetime as dt
 import email.utils
 import ipaddress
@@ -51,6 +52,7 @@ from urllib.parse import parse_qsl, unquote_plus, urlencode, urljoin, urlsplit, 
 
 import attrs
 import requests
+import requests.adapters
 import urllib3.exceptions
 from attrs import field, frozen
 
@@ -609,6 +611,135 @@ _FATAL_REQUEST_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
+# --------------------------------------------------------------------------- the watchdog
+
+#: Seconds between two tries of a fired watchdog to cut a connection still being opened.
+_WATCH_POLL = 0.05
+
+#: The watchdog of each thread with an attempt in flight, by thread id: the instrumented pools
+#: hand it each connection they give that thread.
+_WATCHES: dict[int, _Watchdog] = {}
+_WATCHES_LOCK = threading.Lock()
+
+
+class _Watchdog:
+    """Cuts the connection of one attempt when the attempt's deadline passes.
+
+    The read timeout applies per read, so a server dripping its status line and headers one
+    byte at a time holds ``session.send`` for as long as it likes. The watchdog is a helper
+    thread that waits until the deadline, then shuts down the socket of the connection the
+    attempt's thread took from the pool (the blocked read returns at once); the attempt then
+    reports :class:`~citeledger.errors.DeadlineExceeded`. A connection still being opened when
+    the deadline passes is cut as soon as it has a socket.
+
+    :meth:`cancel` stops and joins the thread: call it in a ``finally``.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.fired = False
+        self._ident = threading.get_ident()
+        self._conns: list[Any] = []
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, args=(max(seconds, 0.0),), name="citeledger-watchdog", daemon=True
+        )
+        with _WATCHES_LOCK:
+            _WATCHES[self._ident] = self
+        self._thread.start()
+
+    def track(self, conn: Any) -> None:
+        """Note a connection the attempt's thread took; cut it now if the deadline passed."""
+        with self._lock:
+            self._conns.append(conn)
+            fired = self.fired
+        if fired:
+            _shut(conn)
+
+    def _run(self, seconds: float) -> None:
+        if self._done.wait(seconds):
+            return
+        with self._lock:
+            self.fired = True
+        while True:
+            with self._lock:
+                conns = list(self._conns)
+            for conn in conns:
+                _shut(conn)
+            if self._done.wait(_WATCH_POLL):
+                return
+
+    def cancel(self) -> None:
+        """Stop the watchdog and wait for its thread to end."""
+        with _WATCHES_LOCK:
+            if _WATCHES.get(self._ident) is self:
+                del _WATCHES[self._ident]
+        self._done.set()
+        self._thread.join()
+
+
+def _shut(conn: Any) -> None:
+    """Shut down the socket of ``conn`` (both ways) so a read blocked on it returns."""
+    sock = getattr(conn, "sock", None)
+    if sock is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        # socket.socket's own shutdown: an SSLSocket's would drop its TLS object under the
+        # reading thread's feet.
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+def _watch_pool(pool: Any) -> Any:
+    """Make ``pool`` (a urllib3 connection pool) hand the connections it gives to the watchdog.
+
+    Only threads with a watchdog are affected; other users of the pool see no change.
+    """
+    if getattr(pool, "_citeledger_watched", False) or not hasattr(pool, "_get_conn"):
+        return pool
+    get_conn = pool._get_conn  # noqa: SLF001
+
+    def _get_conn(*args: Any, **kwargs: Any) -> Any:
+        conn = get_conn(*args, **kwargs)
+        with _WATCHES_LOCK:
+            watch = _WATCHES.get(threading.get_ident())
+        if watch is not None:
+            watch.track(conn)
+        return conn
+
+    with contextlib.suppress(AttributeError, TypeError):
+        pool._get_conn = _get_conn  # noqa: SLF001
+        pool._citeledger_watched = True  # noqa: SLF001
+    return pool
+
+
+#: The HTTPAdapter methods that hand a request its connection pool (requests >= 2.32.2, older).
+_POOL_GETTERS = ("get_connection_with_tls_context", "get_connection")
+
+
+def _watching(getter: Callable[..., Any]) -> Callable[..., Any]:
+    def _wrapped(*args: Any, **kwargs: Any) -> Any:
+        return _watch_pool(getter(*args, **kwargs))
+
+    return _wrapped
+
+
+def _watch_adapters(session: requests.Session) -> None:
+    """Make every HTTPAdapter of ``session`` instrument the pools it uses (see _watch_pool)."""
+    for adapter in list(session.adapters.values()):
+        if not isinstance(adapter, requests.adapters.HTTPAdapter) or getattr(
+            adapter, "_citeledger_watched", False
+        ):
+            continue
+        for name in _POOL_GETTERS:
+            getter = getattr(adapter, name, None)
+            if getter is None:
+                continue
+
+            setattr(adapter, name, _watching(getter))
+            break
+        adapter._citeledger_watched = True  # type: ignore[attr-defined]  # noqa: SLF001
+
+
 class RequestsTransport:
     """The default :class:`Transport`: a :class:`requests.Session` plus retries and pacing.
 
@@ -823,31 +954,39 @@ class RequestsTransport:
             if remaining <= 0:
                 raise self._deadline(where, attempt_end >= call_end)
             timeout = (min(policy.connect_timeout, remaining), min(policy.read_timeout, remaining))
+            # The watchdog bounds what the timeouts cannot: headers (and a body) dripped.
+            _watch_adapters(self.session)
+            watch = _Watchdog(remaining)
             try:
-                raw = self.session.request(
-                    method,
-                    url,
-                    params=params,
-                    headers=headers,
-                    data=data,
-                    timeout=timeout,
-                    allow_redirects=False,
-                    stream=True,
-                )
-            except requests.exceptions.Timeout as exc:
-                raise _transport_error(SourceTimeout, "timed out", exc, where, secrets) from None
-            except _FATAL_REQUEST_ERRORS as exc:
-                error = _transport_error(TransportError, "unusable request", exc, where, secrets)
-                raise _Fatal(error) from None
-            except requests.exceptions.RequestException as exc:
-                raise _connection_error(exc, where, secrets) from None
-            try:
-                location = raw.headers.get("location") if raw.is_redirect else None
-                if location is None:
-                    body = self._read_body(raw, attempt_end, where, secrets, call_end)
-                    return raw.status_code, raw.headers, body, bool(getattr(raw, "from_cache", 0))
+                try:
+                    raw = self.session.request(
+                        method,
+                        url,
+                        params=params,
+                        headers=headers,
+                        data=data,
+                        timeout=timeout,
+                        allow_redirects=False,
+                        stream=True,
+                    )
+                except requests.exceptions.RequestException as exc:
+                    if watch.fired:
+                        raise self._deadline(where, attempt_end >= call_end) from None
+                    raise self._request_error(exc, where, secrets) from None
+                try:
+                    location = raw.headers.get("location") if raw.is_redirect else None
+                    if location is None:
+                        body = self._read_body(raw, attempt_end, where, secrets, call_end)
+                        cached = bool(getattr(raw, "from_cache", 0))
+                        return raw.status_code, raw.headers, body, cached
+                except SourceError:
+                    if watch.fired:
+                        raise self._deadline(where, attempt_end >= call_end) from None
+                    raise
+                finally:
+                    raw.close()
             finally:
-                raw.close()
+                watch.cancel()
             hops += 1
             target = urljoin(raw.url or url, location)
             refusal = _redirect_refusal(target, origin, hops, policy)
@@ -860,6 +999,18 @@ class RequestsTransport:
             if raw.status_code == 303 or (raw.status_code in (301, 302) and method == "POST"):
                 method, data = "GET", None  # RFC 9110 15.4: 303 (and, by usage, 301/302) -> GET
             url, params = target, None
+
+    @staticmethod
+    def _request_error(
+        exc: requests.exceptions.RequestException, where: dict[str, Any], secrets: tuple[str, ...]
+    ) -> Exception:
+        """The typed error (or _Fatal) for what ``session.request`` raised."""
+        if isinstance(exc, requests.exceptions.Timeout):
+            return _transport_error(SourceTimeout, "timed out", exc, where, secrets)
+        if isinstance(exc, _FATAL_REQUEST_ERRORS):
+            error = _transport_error(TransportError, "unusable request", exc, where, secrets)
+            return _Fatal(error)
+        return _connection_error(exc, where, secrets)
 
     def _deadline(self, where: dict[str, Any], whole_call: bool) -> Exception:
         policy = self.policy

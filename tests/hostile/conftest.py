@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -70,4 +71,25 @@ def reply(
     for k, v in (headers or {}).items():
         handler.send_header(k, v)
     handler.end_headers()
+    handler.wfile.write(body)
+
+
+def drip_headers(handler: BaseHTTPRequestHandler, *, interval: float, body: bytes = b"{}") -> None:
+    """Send the status line and headers one byte every ``interval`` seconds, then ``body``.
+
+    Every byte resets a per-read timeout: only a deadline on the whole attempt bounds this.
+    The drip ends when the client goes away (a write fails) or after a minute at most.
+    """
+    head = (
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        f"X-Padding: {'p' * 40}\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    handler.close_connection = True
+    deadline = time.monotonic() + 60
+    for i in range(len(head)):
+        if time.monotonic() > deadline:
+            return
+        handler.wfile.write(head[i : i + 1])
+        handler.wfile.flush()
+        time.sleep(interval)
     handler.wfile.write(body)

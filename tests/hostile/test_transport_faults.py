@@ -6,6 +6,7 @@ import gzip
 import json
 import logging
 import socket
+import threading
 import time
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -34,7 +35,7 @@ from citeledger.sources._transport import (
     parse_retry_after,
 )
 from citeledger.sources.crossref import CrossrefSource
-from tests.hostile.conftest import FaultServer, reply
+from tests.hostile.conftest import FaultServer, drip_headers, reply
 
 SECRET = "sk-hostile-0123456789"
 
@@ -158,6 +159,94 @@ def test_the_call_deadline_bounds_every_attempt_together(fault_server: FaultServ
         RequestsTransport(policy=policy).send(Request(url=fault_server.url + "/drip"), source="x")
     assert time.monotonic() - started < 2
     assert len(fault_server.log) == 1  # the call's time is spent: no second attempt
+
+
+def _watchdogs() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "citeledger-watchdog"]
+
+
+def _settles_to(baseline: int, within: float = 3.0) -> int:
+    """``threading.active_count()`` once it is back to ``baseline`` (or after ``within`` s)."""
+    end = time.monotonic() + within
+    while threading.active_count() > baseline and time.monotonic() < end:
+        time.sleep(0.05)
+    return threading.active_count()
+
+
+def _session(kind: str) -> requests.Session | None:
+    if kind == "own":
+        return None
+    if kind == "requests":
+        return requests.Session()
+    import requests_cache  # noqa: PLC0415
+
+    return requests_cache.CachedSession(backend="memory")
+
+
+@pytest.mark.parametrize("kind", ["own", "requests", "cached"])
+def test_dripped_headers_are_cut_off_by_the_attempt_deadline(
+    fault_server: FaultServer, kind: str
+) -> None:
+    starts: list[float] = []
+
+    def handler(h: BaseHTTPRequestHandler) -> None:
+        starts.append(time.monotonic())
+        drip_headers(h, interval=0.2)
+
+    fault_server.routes["/drip"] = handler
+    fault_server.routes["/ok"] = lambda h: reply(h, b'{"ok": 1}')
+    baseline = threading.active_count()
+    session = _session(kind)
+    policy = fast(attempt_deadline=0.5, call_deadline=5.0, read_timeout=1.0)
+    transport = RequestsTransport(session, policy=policy)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded, match="attempt deadline") as info:
+        transport.send(Request(url=fault_server.url + "/drip"), source="x")
+    ended = time.monotonic()
+    assert info.value.attempt == 2  # counted: one retry, then reported
+    assert len(fault_server.log) == 2
+    assert len(starts) == 2
+    # each attempt ends near its 0.5 s deadline, not after the ~16 s the headers take
+    assert starts[1] - started < 1.0
+    assert ended - starts[1] < 1.0
+    assert ended - started < 2.0
+    assert not _watchdogs()  # always cancelled
+    # the same transport (and the caller's session) still works: a fresh connection
+    response = transport.send(Request(url=fault_server.url + "/ok"), source="x")
+    assert response.body == b'{"ok": 1}'
+    assert response.attempt == 1
+    transport.close()
+    if session is not None:
+        session.close()
+    assert not _watchdogs()
+    assert _settles_to(baseline) == baseline  # no thread leaked
+
+
+def test_dripped_headers_past_the_call_deadline_stop_the_retries(
+    fault_server: FaultServer,
+) -> None:
+    fault_server.routes["/drip"] = lambda h: drip_headers(h, interval=0.2)
+    policy = fast(max_attempts=10, attempt_deadline=5.0, call_deadline=0.6, read_timeout=1.0)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded, match="call deadline") as info:
+        RequestsTransport(policy=policy).send(Request(url=fault_server.url + "/drip"), source="x")
+    assert time.monotonic() - started < 1.2
+    assert info.value.attempt == 1
+    assert len(fault_server.log) == 1  # the call's time is spent: no second attempt
+    assert not _watchdogs()
+
+
+def test_headers_dripped_within_the_deadline_are_read(fault_server: FaultServer) -> None:
+    fault_server.routes["/slow"] = lambda h: drip_headers(h, interval=0.002, body=b'{"a": 1}')
+    baseline = threading.active_count()
+    transport = RequestsTransport(policy=fast(attempt_deadline=3.0, call_deadline=5.0))
+    for _ in range(3):
+        response = transport.send(Request(url=fault_server.url + "/slow"), source="x")
+        assert response.body == b'{"a": 1}'
+        assert response.attempt == 1
+    transport.close()
+    assert not _watchdogs()
+    assert _settles_to(baseline) == baseline
 
 
 def test_a_gzip_bomb_is_refused_at_the_cap(fault_server: FaultServer) -> None:
