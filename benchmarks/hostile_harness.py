@@ -7,9 +7,9 @@ prints one line per class: PASS or FAIL, the attempts the server saw (or the cal
 time taken. Exits 1 if any class fails. Nothing leaves the machine: every server listens on
 127.0.0.1 and the redirect targets that are not loopback are refused before any connection.
 
-The classes: endless paging, cross-host redirects with keys, drip/deadline, gzip bomb, bad
-bytes, plug-in faults, a failing provider in resolve_many, a shared DOI, dump bad rows, secrets
-in 2xx details and logs, wrong types.
+The classes: endless paging, cross-host redirects with keys, drip/deadline (a dripped body and
+dripped headers), gzip bomb, bad bytes, plug-in faults, a failing provider in resolve_many, a
+shared DOI, dump bad rows, secrets in 2xx details and logs, wrong types.
 """
 
 from __future__ import annotations
@@ -231,7 +231,38 @@ def drip_deadline(srv: FaultServer) -> str:
         raise Failed("a 10 s drip was read to the end")
     took = time.monotonic() - started
     check(took < 2.5, f"{took:.1f} s for two 0.5 s attempts")
-    return f"{attempts} attempts cut at 0.5 s each"
+
+    # The status line and headers dripped one byte every 0.2 s (~16 s in all): each byte
+    # resets the read timeout, so only the attempt deadline (its watchdog) bounds them.
+    def drip_head(h: BaseHTTPRequestHandler) -> None:
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        head += b"X-Padding: " + b"p" * 40 + b"\r\nContent-Length: 2\r\n\r\n"
+        h.close_connection = True
+        for i in range(len(head)):
+            h.wfile.write(head[i : i + 1])
+            h.wfile.flush()
+            time.sleep(0.2)
+        h.wfile.write(b"{}")
+
+    srv.routes["/drip-head"] = drip_head
+    srv.routes["/ok"] = lambda h: reply(h, b"{}")
+    transport = RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0))
+    started = time.monotonic()
+    try:
+        transport.send(Request(url=srv.url + "/drip-head"), source="x")
+    except DeadlineExceeded as exc:
+        head_attempts = exc.attempt
+    else:
+        raise Failed("~16 s of dripped headers were read to the end")
+    head_took = time.monotonic() - started
+    check(head_took < 2.5, f"{head_took:.1f} s for two 0.5 s attempts at dripped headers")
+    check(transport.send(Request(url=srv.url + "/ok"), source="x").body == b"{}", "no reuse")
+    watchdogs = [t for t in threading.enumerate() if t.name == "citeledger-watchdog"]
+    check(not watchdogs, f"{len(watchdogs)} watchdog threads left running")
+    return (
+        f"body: {attempts} attempts cut at 0.5 s each ({took:.2f} s); headers: "
+        f"{head_attempts} attempts cut at 0.5 s each ({head_took:.2f} s), then a normal request"
+    )
 
 
 def gzip_bomb(srv: FaultServer) -> str:
