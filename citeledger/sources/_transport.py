@@ -13,8 +13,9 @@ unchanged) and adds what users of pyalex, habanero, arxiv.py and semanticscholar
 * pacing: at least ``min_interval`` seconds between two requests of one transport;
 * API keys (``secret_params`` / ``secret_headers``) never shown in a repr, a log line or an
   exception message, whatever the status;
-* a total deadline per attempt and per call (a server dripping one byte a second cannot hold a
-  call), and a cap on the response size counted after decompression (no gzip bomb);
+* a total deadline per attempt and per call (a server dripping one byte a second, in its body
+  or in its status line and headers, cannot hold a call), and a cap on the response size
+  counted after decompression (no gzip bomb);
 * redirects followed only within the request's own host (or the hosts of
   :attr:`RetryPolicy.redirect_hosts`, credentials stripped), never to a non-HTTP scheme or a
   private, loopback or link-local address;
@@ -345,8 +346,9 @@ class RetryPolicy:
             ``Retry-After`` longer than what is left ends the retries at once.
         connect_timeout: Seconds to wait for a connection.
         read_timeout: Seconds to wait for each read from the socket.
-        attempt_deadline: Seconds one attempt may take in total, redirects and the whole body
-            included (a server dripping bytes is cut off here).
+        attempt_deadline: Seconds one attempt may take in total, the status line, headers,
+            redirects and the whole body included (a server dripping bytes is cut off here; a
+            watchdog thread shuts down the connection of an attempt blocked past it).
         call_deadline: Seconds one :meth:`~RequestsTransport.send` may take in total, every
             attempt and wait included.
         max_response_bytes: Largest body kept, counted after decompression; a larger one is a
@@ -725,7 +727,10 @@ def _watching(getter: Callable[..., Any]) -> Callable[..., Any]:
 
 def _watch_adapters(session: requests.Session) -> None:
     """Make every HTTPAdapter of ``session`` instrument the pools it uses (see _watch_pool)."""
-    for adapter in list(session.adapters.values()):
+    adapters = getattr(session, "adapters", None)  # a duck-typed session may have none
+    if not isinstance(adapters, Mapping):
+        return
+    for adapter in list(adapters.values()):
         if not isinstance(adapter, requests.adapters.HTTPAdapter) or getattr(
             adapter, "_citeledger_watched", False
         ):
