@@ -44,7 +44,7 @@ from citeledger.formats import jats
 from citeledger.formats.dumps import iter_opencitations_csv
 from citeledger.ledger import Outcome
 from citeledger.serialize import loads
-from citeledger.sources import arxiv, crossref
+from citeledger.sources import Paged, arxiv, crossref
 from citeledger.sources._common import decode_json
 from citeledger.sources._paging import PageBounds, PageGuard, PageStop
 from citeledger.sources._transport import Request, RequestsTransport, RetryPolicy
@@ -323,7 +323,7 @@ class _Plugin:
         return self._answer("references", [])
 
     def citations(self, ident: Any) -> Any:
-        return self._answer("citations", cl.Paged(iter([])))
+        return self._answer("citations", Paged(iter([])))
 
     def citation_counts(self, ident: Any) -> Any:
         return self._answer("citation_counts", [])
@@ -347,12 +347,12 @@ def plugin_faults(srv: FaultServer) -> str:
     ]
     good = FakeSource(name="good", papers=[cited], citations={pid: good_obs})
 
-    def later_page() -> cl.Paged[cl.Observation]:
+    def later_page() -> Paged[cl.Observation]:
         def pages() -> Iterator[tuple[list[cl.Observation], int | None]]:
             yield good_obs[:1], 3
             raise RuntimeError("page 2")
 
-        return cl.Paged(pages())
+        return Paged(pages())
 
     release = threading.Event()
 
