@@ -662,6 +662,9 @@ def _markdown(record: CitationRecord, view: str, sort: CitingSort) -> str:
 #: Text and rules take the page's own colour (``currentColor``, translucent greys) and every
 #: background is transparent, so the record reads in light and dark themes alike; the one
 #: accent colour lightens when the reader prefers a dark scheme or JupyterLab's theme is dark.
+#: In a notebook, JupyterLab's rendered-HTML rules (``:not(.jp-RenderedMarkdown)
+#: .jp-RenderedHTMLCommon td`` right-aligns every cell, headings drop to weight 500, tables get
+#: a fixed layout and zebra rows) outrank one class, so the table rules double the class.
 STYLESHEET = """\
 .citeledger-record{--cl-accent:#3566b8;--cl-rule:rgba(127,127,127,.35);\
 --cl-faint:rgba(127,127,127,.12);color:inherit;background:transparent;\
@@ -670,21 +673,25 @@ max-width:60rem;overflow-wrap:break-word}
 .citeledger-record .cl-wrap{overflow-wrap:anywhere}
 @media (prefers-color-scheme:dark){.citeledger-record{--cl-accent:#7ea6ec}}
 [data-jp-theme-light=false] .citeledger-record{--cl-accent:#7ea6ec}
-.citeledger-record h2{font-size:1.45em;line-height:1.2;margin:.1em 0 .3em}
+.citeledger-record h2{font-size:1.45em;line-height:1.2;margin:.1em 0 .3em;font-weight:600}
 .citeledger-record h3{font-size:1.05em;margin:1.4em 0 .4em;padding-bottom:.15em;\
-border-bottom:1px solid var(--cl-rule)}
+border-bottom:1px solid var(--cl-rule);font-weight:600;line-height:1.3}
+.citeledger-record h4{font-size:1em;font-weight:600;margin:1em 0 .3em}
 .citeledger-record .cl-kicker,.citeledger-record .cl-muted{opacity:.72;font-size:.86em;margin:0}
 .citeledger-record .cl-meta{margin:.1em 0 .5em}
 .citeledger-record blockquote{margin:.6em 0;padding:.1em .8em;\
 border-left:3px solid var(--cl-accent)}
-.citeledger-record table{border-collapse:collapse;margin:.3em 0;font-size:.93em}
+.citeledger-record.citeledger-record table{border-collapse:collapse;margin:.3em 0;font-size:.93em;\
+table-layout:auto;color:inherit}
 .citeledger-record .cl-table{overflow-x:auto;max-width:100%}
 .citeledger-record table.cl-ranked,.citeledger-record table.cl-coverage{width:100%}
-.citeledger-record th,.citeledger-record td{text-align:left;vertical-align:top;\
+.citeledger-record.citeledger-record th,.citeledger-record.citeledger-record td{\
+text-align:left;vertical-align:top;line-height:inherit;\
 padding:.28em .6em .28em 0;border-bottom:1px solid var(--cl-rule);background:transparent}
-.citeledger-record thead th{font-weight:600;border-bottom-width:2px}
-.citeledger-record td.cl-n,.citeledger-record th.cl-n{text-align:right;\
-font-variant-numeric:tabular-nums;white-space:nowrap}
+.citeledger-record.citeledger-record tbody tr{background:transparent}
+.citeledger-record.citeledger-record thead th{font-weight:600;border-bottom-width:2px}
+.citeledger-record.citeledger-record td.cl-n,.citeledger-record.citeledger-record th.cl-n{\
+text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .citeledger-record thead th.cl-n{white-space:normal}
 .citeledger-record tr.cl-zero td{opacity:.55}
 .citeledger-record .cl-state{display:inline-block;padding:0 .45em;border-radius:.7em;\
@@ -818,14 +825,16 @@ def _counts_by_source(record: CitationRecord) -> list[str]:
     for r in record.reports:
         if r.source not in names:
             names.append(r.source)
-    cited = {m.source: m for m in record.measurements}
+    # The same per-source "cited by" figures the page's fact line names (record.citing_counts):
+    # a source's own count, else the total its citation listing announced.
+    cited = {m.source: m for m in record.citing_counts()}
     inbound: dict[str, int] = {}
     for o in record.inbound:
         inbound[o.source] = inbound.get(o.source, 0) + 1
     outbound: dict[str, int] = {}
     for o in record.outbound:
         outbound[o.source] = outbound.get(o.source, 0) + 1
-    names += [m.source for m in record.measurements if m.source not in names]
+    names += [m.source for m in cited.values() if m.source not in names and m.source != ITEMIZED]
     h = html.escape
     rows = [
         (
@@ -1010,7 +1019,13 @@ def _html(record: CitationRecord, view: str, sort: CitingSort) -> str:
         meta.append(f"first posted {h(_short_date(p.date))}")
     elif p.year is not None:
         meta.append(str(p.year))
-    meta.append(f"cited by {h(_citing_total(record))}")
+    # Every headline count names whose figure it is (never a maximum or a sum).
+    counts = record.citing_counts()
+    meta += (
+        [f"cited by {m.value:,} ({h(m.source)})" for m in counts]
+        if counts
+        else [f"cited by {h(_citing_total(record))}"]
+    )
     out.append(f'<p class="cl-meta">{" · ".join(meta)}</p>')
     out.append(f'<p class="cl-muted">{_as_of(record, h(record.paper_label))}</p>')
     if view in ("page", "full"):
