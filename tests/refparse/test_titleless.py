@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.model import Method, ResolutionState
 from citeledger.refparse import parse_reference
-from tests.test_journals import JOURNALS
+from tests.resolve.test_journals import JOURNALS
 
 # (string, first author's family name, journal, volume, first page, year)
 TITLE_LESS = (
