@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 import citeledger
+import citeledger as cl
 from citeledger.errors import CiteledgerError, InvalidIdentifier
 from citeledger.identifiers import (
     ARXIV_ARCHIVES,
@@ -1006,3 +1007,45 @@ def test_reference_strings() -> None:
             find_identifiers("Gait & posture. 21 (2005). doi:10.1016/j. \ngaitpost.2004.05.005")
         ).identifiers
     )
+
+
+# --- Robustness review: identifier functions on hostile inputs get a typed error, not a leaked builtin exception.
+
+
+DEEP = b"[" * 100_000
+
+DEEP_OBJECT = b'{"a":' * 100_000
+
+HUGE_INT = b'{"year": ' + b"9" * 5000 + b"}"
+
+NOT_UTF8 = b'{"title": "\xff\xfe"}'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", ["doi:", "PMID:", "CorpusId:", "PMCID:"])
+def test_find_identifiers_is_linear_on_a_repeated_label(label: str) -> None:
+    # Each label scanned its whole unbroken remainder: 100 KB of "doi:" took 7 s. The token a
+    # label reads is now bounded, so ten times the text costs about ten times the time.
+    small, large = label * (5_000 // len(label)), label * (50_000 // len(label))
+    t0 = time.perf_counter()
+    find_identifiers(small)
+    t_small = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    find_identifiers(large)
+    t_large = time.perf_counter() - t0
+    assert t_large < 25 * max(t_small, 1e-3)
+    assert t_large < 2.0
+
+
+@pytest.mark.parametrize("value", [None, b"10.1234/abc", 5, ["10.1234/abc"]])
+def test_identifier_functions_reject_non_strings_with_a_typed_error(value: object) -> None:
+    for func in (cl.normalize_doi, normalize_arxiv, find_identifiers):
+        with pytest.raises(cl.InvalidIdentifier):
+            func(value)  # type: ignore[arg-type]
+
+
+def test_percent_escapes_that_are_not_utf8_are_left_alone() -> None:
+    # Decoding them with replacement characters made up "doi:10.1234/\ufffd\ufffd".
+    assert str(cl.normalize_doi("https://doi.org/10.1234/%ff%fe")) == "doi:10.1234/%ff%fe"
+    assert "\ufffd" not in str(cl.normalize_doi("10.1234/%E9%ZZ"))
+    assert str(cl.normalize_doi("10.1234/abc%2Fdef")) == "doi:10.1234/abc/def"  # still decoded

@@ -13,7 +13,10 @@ import attrs
 import pytest
 
 import citeledger as cl
-from citeledger.errors import IncompatibleMeasurements, NaiveDatetimeError
+from citeledger.errors import (
+    IncompatibleMeasurements,
+    NaiveDatetimeError,
+)
 from citeledger.identifiers import MalformedFragment, find_identifiers, normalize_arxiv
 from citeledger.model import (
     OBSERVATION_NAMESPACE,
@@ -744,3 +747,85 @@ def test_malformed_asserted_dois_are_reported_with_reasons(
     assert set(reasons) == {"10.1023/A1006047319921", "10.1007/BF0229355"}
     assert "colon" in reasons["10.1023/A1006047319921"][0]
     assert "8 digits" in reasons["10.1007/BF0229355"][0]
+
+
+# --- Robustness review: wrong-typed model inputs get a typed error, not a leaked builtin exception.
+
+
+DEEP = b"[" * 100_000
+
+DEEP_OBJECT = b'{"a":' * 100_000
+
+HUGE_INT = b'{"year": ' + b"9" * 5000 + b"}"
+
+NOT_UTF8 = b'{"title": "\xff\xfe"}'
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"authors": 123},
+        {"authors": b"Smith"},
+        {"authors": {"family": "Smith"}},
+        {"authors": [{"surname": "Smith"}]},
+        {"identifiers": 123},
+        {"title": []},
+        {"title": b"x"},
+        {"venue": {}},
+        {"year": []},
+        {"year": b"2020"},
+        {"year": 2020.5},
+    ],
+)
+@pytest.mark.parametrize("cls", [cl.Paper, cl.Reference])
+def test_constructors_reject_wrong_types_with_model_error(
+    cls: type[Any], kwargs: dict[str, Any]
+) -> None:
+    with pytest.raises(cl.ModelError):
+        cls(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"extra": 5},
+        {"extra": [None]},
+        {"extra": [("a",)]},
+        {"malformed": 5},
+        {"malformed": [None]},
+        {"raw": 5},
+    ],
+)
+def test_reference_rejects_wrong_shapes_with_model_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(cl.ModelError):
+        cl.Reference(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"work_type": "nope"},
+        {"areas": 5},
+        {"related": [None]},
+        {"related": [{"kind": "nope", "identifier": "doi:10.1234/a"}]},
+        {"related": [{"kind": "preprint_of"}]},
+    ],
+)
+def test_paper_rejects_wrong_shapes_with_model_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(cl.ModelError):
+        cl.Paper(**kwargs)
+
+
+def test_author_from_string_rejects_non_text() -> None:
+    with pytest.raises(cl.ModelError):
+        cl.Author.from_string(5)  # type: ignore[arg-type]
+
+
+def test_accepted_coercions_still_work() -> None:
+    # What users legitimately pass keeps working: numbers as text, integral floats as years.
+    paper = cl.Paper(title="T", volume=3, year=2020.0, authors="A Smith and B Jones")
+    assert (paper.volume, paper.year, len(paper.authors)) == ("3", 2020, 2)
+    ref = cl.Reference(year="n.d.", extra={"k": 1})
+    assert ref.year is None
+    assert ref.get_extra("year") == "n.d."
+    assert ref.get_extra("k") == "1"

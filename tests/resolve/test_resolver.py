@@ -1345,3 +1345,39 @@ def test_dblp_acm_precision_floor(acm: Labeled) -> None:
             fp += label == "0"
     assert tp > 1000
     assert fp / (tp + fp) < 0.01
+
+
+# --- Robustness review: catalog and resolver inputs of the wrong type get a typed error, not a leaked builtin exception.
+
+
+DEEP = b"[" * 100_000
+
+DEEP_OBJECT = b'{"a":' * 100_000
+
+HUGE_INT = b'{"year": ' + b"9" * 5000 + b"}"
+
+NOT_UTF8 = b'{"title": "\xff\xfe"}'
+
+
+@pytest.mark.parametrize("papers", [[None], [cl.Paper(title="A paper"), 123], "abc", 5, b"x"])
+def test_a_catalog_of_non_papers_is_a_typed_error(papers: object) -> None:
+    with pytest.raises(cl.ModelError, match="catalog"):
+        cl.Resolver(papers)  # type: ignore[arg-type]
+
+
+def test_a_catalog_error_names_the_item() -> None:
+    with pytest.raises(cl.ModelError, match="catalog item 1: expected a Paper, got int"):
+        cl.Catalog([cl.Paper(title="A paper"), 7])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("refs", [None, 5, "Smith J (2020) A title. Nature 1:2", b"x"])
+def test_resolve_many_of_a_non_iterable_is_a_typed_error(refs: object) -> None:
+    resolver = cl.Resolver([cl.Paper(title="A paper")])
+    with pytest.raises(cl.ModelError, match="resolve_many takes an iterable"):
+        resolver.resolve_many(refs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("paper", [None, 123, "a paper", cl.Reference(title="A paper")])
+def test_verify_against_a_non_paper_is_a_typed_error(paper: object) -> None:
+    with pytest.raises(cl.ModelError, match="verify compares with a Paper"):
+        cl.verify(cl.Reference(title="A paper"), paper)  # type: ignore[arg-type]
