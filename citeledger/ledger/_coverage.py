@@ -88,6 +88,23 @@ class _Rows:
             note=self.note,
         )
 
+    def partial(
+        self,
+        *,
+        measured: int,
+        total: int | None,
+        observed: dt.datetime | None,
+        reasons: Sequence[str],
+    ) -> Coverage:
+        """The partial row, its ``reasons`` joined with "; "."""
+        return self.row(
+            CoverageState.PARTIAL,
+            measured=measured,
+            total=total,
+            observed=observed,
+            reason="; ".join(reasons),
+        )
+
     def nothing(self, *, note: str | None = None, total: int | None = 0) -> Coverage:
         """The nothing-to-measure row (``note`` replaces the facet's note when given)."""
         return Coverage(
@@ -124,13 +141,7 @@ def _ref_coverage(
     measured = sum(1 for o in outbound if o.reference is None or not _is_unreadable(o.reference))
     observed = built if total else None
     if failures:
-        return rows.row(
-            CoverageState.PARTIAL,
-            measured=measured,
-            total=total,
-            observed=observed,
-            reason="; ".join(failures),
-        )
+        return rows.partial(measured=measured, total=total, observed=observed, reasons=failures)
     if total == 0:
         return rows.nothing(note="no reference list yet")
     return rows.row(CoverageState.COMPLETE, measured=measured, total=total, observed=observed)
@@ -198,13 +209,7 @@ def _inbound_coverage(
         return rows.row(CoverageState.UNAVAILABLE, reason=reason)
     why = [*reasons, *failures]
     if why:
-        return rows.row(
-            CoverageState.PARTIAL,
-            measured=measured,
-            total=total,
-            observed=observed,
-            reason="; ".join(why),
-        )
+        return rows.partial(measured=measured, total=total, observed=observed, reasons=why)
     if measured == 0:
         return rows.nothing()
     return rows.row(CoverageState.COMPLETE, measured=measured, total=total, observed=observed)
@@ -283,13 +288,7 @@ def _measurement_coverage(
     if failures and not measured:
         return rows.row(CoverageState.UNAVAILABLE, total=total, reason="; ".join(failures))
     if failures:
-        return rows.row(
-            CoverageState.PARTIAL,
-            measured=measured,
-            total=total,
-            observed=observed,
-            reason="; ".join(failures),
-        )
+        return rows.partial(measured=measured, total=total, observed=observed, reasons=failures)
     if not _asked(reports, "citation_counts"):
         return rows.row(
             CoverageState.UNAVAILABLE,
