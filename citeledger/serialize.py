@@ -31,38 +31,26 @@ from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, Scheme, parse_i
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-from citeledger.model import (
-    Agreement,
-    CoverageState,
-    Direction,
-    EventKind,
-    Facet,
-    MeasurementKind,
-    Method,
-    NoticeStatus,
-    RelationKind,
-    ResolutionState,
-    WorkType,
-    utc,
-)
+from citeledger import model
+from citeledger.model import utc
 
 __all__ = ["dumps", "loads", "make_converter", "structure"]
 
 T = TypeVar("T")
 
 _ENUMS: tuple[type[enum.Enum], ...] = (
-    Agreement,
-    CoverageState,
-    Direction,
-    EventKind,
-    Facet,
-    MeasurementKind,
-    Method,
-    NoticeStatus,
-    RelationKind,
-    ResolutionState,
+    model.Agreement,
+    model.CoverageState,
+    model.Direction,
+    model.EventKind,
+    model.Facet,
+    model.MeasurementKind,
+    model.Method,
+    model.NoticeStatus,
+    model.RelationKind,
+    model.ResolutionState,
     Scheme,
-    WorkType,
+    model.WorkType,
 )
 
 

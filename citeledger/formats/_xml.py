@@ -26,6 +26,7 @@ __all__ = [
     "asserted_id",
     "descendants",
     "flat_text",
+    "has_ancestor",
     "kid",
     "kids",
     "local_name",
@@ -106,6 +107,16 @@ def local_name(el: etree._Element) -> str:
     if not isinstance(tag, str):
         return ""
     return tag.rpartition("}")[2]
+
+
+def has_ancestor(el: etree._Element, name: str) -> bool:
+    """Whether an element above ``el`` is named ``name`` (any namespace)."""
+    parent = el.getparent()
+    while parent is not None:
+        if local_name(parent) == name:
+            return True
+        parent = parent.getparent()
+    return False
 
 
 def kids(el: etree._Element, *names: str) -> Iterator[etree._Element]:

@@ -22,6 +22,7 @@ from citeledger.formats._xml import (
     asserted_id,
     descendants,
     flat_text,
+    has_ancestor,
     kid,
     kids,
     local_name,
@@ -166,7 +167,9 @@ def parse_jats_references(body: bytes) -> list[Reference]:
     """
     root = safe_xml(body, source="jats")
     out: list[Reference] = []
-    for ref in (el for el in root.iter() if local_name(el) == "ref" and _inside_ref_list(el)):
+    for ref in (
+        el for el in root.iter() if local_name(el) == "ref" and has_ancestor(el, "ref-list")
+    ):
         key = ref.get("id")
         label = flat_text(kid(ref, "label"))
         groups = _citation_groups(ref, nested=False) or _citation_groups(ref, nested=True)
@@ -208,15 +211,6 @@ def _unreadable_ref(
         unreadable=f"jats: <ref{shown}> holds no citation element",
         extra=[("label", label)] if label else (),
     )
-
-
-def _inside_ref_list(el: etree._Element) -> bool:
-    parent = el.getparent()
-    while parent is not None:
-        if local_name(parent) == "ref-list":
-            return True
-        parent = parent.getparent()
-    return False
 
 
 # --------------------------------------------------------------------------- paper metadata

@@ -24,6 +24,7 @@ from citeledger.formats._xml import (
     asserted_id,
     descendants,
     flat_text,
+    has_ancestor,
     kid,
     kids,
     local_name,
@@ -171,7 +172,7 @@ def parse_tei_references(body: bytes) -> list[Reference]:
         if local_name(b) in ("biblStruct", "bibl")
         and (parent := b.getparent()) is not None
         and local_name(parent) == "listBibl"
-        and not _in_header(parent)
+        and not has_ancestor(parent, "teiHeader")
     ]
     return [
         _reference(b, i) if local_name(b) == "biblStruct" else _plain(b, i)
@@ -186,15 +187,6 @@ def _plain(bibl: etree._Element, position: int) -> Reference:
     if text is None:
         return Reference(position=position, key=key, unreadable="tei: <bibl> holds no text")
     return attrs.evolve(Reference.from_string(text, position=position), key=key)
-
-
-def _in_header(el: etree._Element) -> bool:
-    parent = el.getparent()
-    while parent is not None:
-        if local_name(parent) == "teiHeader":
-            return True
-        parent = parent.getparent()
-    return False
 
 
 def parse_tei_paper(body: bytes) -> Paper | None:

@@ -98,6 +98,25 @@ def _looks_like_html(body: bytes) -> bool:
     return head.startswith((b"<!doctype html", b"<html")) or b"<html" in head
 
 
+def _document_body(response: Response, kind: str, *, source: str) -> bytes:
+    """``response``'s body, refused when it is empty or an HTML page where ``kind`` was expected.
+
+    Raises:
+        InvalidResponseError: the body is empty or an HTML page.
+    """
+    body = response.body
+    if not body.strip():
+        raise invalid_response(response, f"empty body where {kind} was expected", source=source)
+    if _looks_like_html(body):
+        raise invalid_response(
+            response,
+            f"HTML page where {kind} was expected",
+            source=source,
+            detail=_detail(body, "text/html"),
+        )
+    return body
+
+
 def decode_json(response: Response, *, source: str) -> Any:
     """The JSON document in ``response``'s body.
 
@@ -111,16 +130,7 @@ def decode_json(response: Response, *, source: str) -> Any:
     ...
     citeledger.errors.InvalidResponseError: truncated or invalid JSON source=x status=200 attempt=1 detail='Expecting value: line 1 column 7 (char 6)'
     """  # noqa: E501
-    body = response.body
-    if not body.strip():
-        raise invalid_response(response, "empty body where JSON was expected", source=source)
-    if _looks_like_html(body):
-        raise invalid_response(
-            response,
-            "HTML page where JSON was expected",
-            source=source,
-            detail=_detail(body, "text/html"),
-        )
+    body = _document_body(response, "JSON", source=source)
     try:
         return json.loads(body)
     except RecursionError:
@@ -142,16 +152,7 @@ def decode_xml(response: Response, *, source: str) -> etree._Element:
             declaring entities (the underlying :class:`~citeledger.errors.UnsafeXMLError` is
             chained as the cause).
     """
-    body = response.body
-    if not body.strip():
-        raise invalid_response(response, "empty body where XML was expected", source=source)
-    if _looks_like_html(body):
-        raise invalid_response(
-            response,
-            "HTML page where XML was expected",
-            source=source,
-            detail=_detail(body, "text/html"),
-        )
+    body = _document_body(response, "XML", source=source)
     try:
         return safe_xml(body, source=source)
     except UnsafeXMLError as exc:

@@ -143,6 +143,21 @@ class HttpEdge:
         response = self.send(request)
         return response, decode_json(response, source=self.source)
 
+    def json_as(self, request: Request, parse: Callable[[Any], _T], what: str) -> _T:
+        """Send ``request`` and ``parse`` its JSON document.
+
+        Raises:
+            InvalidResponseError: the body is not (complete) JSON, or ``parse`` raised a
+                :class:`~citeledger.errors.ParseError` ("not <what>", its message as the detail).
+        """
+        response, data = self.json(request)
+        try:
+            return parse(data)
+        except ParseError as exc:
+            raise invalid_response(
+                response, f"not {what}", source=self.source, detail=str(exc)
+            ) from None
+
     def xml(self, request: Request) -> tuple[Response, etree._Element]:
         """Send ``request``; the response and its XML root, parsed by the one XML guard.
 

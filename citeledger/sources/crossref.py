@@ -64,7 +64,6 @@ from citeledger.sources import (
 from citeledger.sources._common import (
     Clock,
     as_identifier,
-    invalid_response,
     join_url,
     load_json,
     notice_check,
@@ -870,13 +869,11 @@ class CrossrefSource:
 
     def _work_list(self, request: Request, *, parse_unstructured: bool) -> CrossrefWorkList:
         # One page of a work list; a body that is JSON but not a work list is an invalid answer.
-        response, data = self._http.json(request)
-        try:
-            return parse_work_list(data, parse_unstructured=parse_unstructured)
-        except ParseError as exc:
-            raise invalid_response(
-                response, "not a Crossref work list", source=self.name, detail=str(exc)
-            ) from None
+        return self._http.json_as(
+            request,
+            lambda data: parse_work_list(data, parse_unstructured=parse_unstructured),
+            "a Crossref work list",
+        )
 
     def work(self, identifier: Identifier | str) -> CrossrefWork:
         """The full work record for a DOI.
@@ -886,17 +883,13 @@ class CrossrefSource:
             SourceError: the request failed after retries, or the body is unusable.
         """
         doi = _doi(identifier)
-        response, data = self._http.json(
-            build_work_request(doi, base_url=self.base_url, mailto=self.mailto)
-        )
-        try:
-            return work_from_message(
+        return self._http.json_as(
+            build_work_request(doi, base_url=self.base_url, mailto=self.mailto),
+            lambda data: work_from_message(
                 _envelope(data, "work"), parse_unstructured=self.parse_unstructured
-            )
-        except ParseError as exc:
-            raise invalid_response(
-                response, "not a Crossref work", source=self.name, detail=str(exc)
-            ) from None
+            ),
+            "a Crossref work",
+        )
 
     # -- Source methods
 

@@ -77,7 +77,6 @@ from citeledger.sources import (
 from citeledger.sources._common import (
     Clock,
     as_identifier,
-    invalid_response,
     join_url,
     load_json,
     payload_shape,
@@ -704,13 +703,7 @@ class OpenAlexSource:
     # -- plumbing
 
     def _list(self, request: Request) -> OpenAlexWorkList:
-        response, data = self._http.json(request)
-        try:
-            return parse_work_list(data)
-        except ParseError as exc:
-            raise invalid_response(
-                response, "not an OpenAlex list", source=self.name, detail=str(exc)
-            ) from None
+        return self._http.json_as(request, parse_work_list, "an OpenAlex list")
 
     def work(self, identifier: Identifier | str) -> OpenAlexWork:
         """The full work record.
@@ -722,13 +715,7 @@ class OpenAlexSource:
         request = build_work_request(
             identifier, base_url=self.base_url, mailto=self.mailto, api_key=self._http.api_key
         )
-        response, data = self._http.json(request)
-        try:
-            return parse_work(data)
-        except ParseError as exc:
-            raise invalid_response(
-                response, "not an OpenAlex work", source=self.name, detail=str(exc)
-            ) from None
+        return self._http.json_as(request, parse_work, "an OpenAlex work")
 
     def _paged(self, request: Request, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
         """Cursor-page through a list request; stops on an empty page or a missing cursor."""

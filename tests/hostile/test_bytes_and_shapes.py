@@ -11,14 +11,31 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citeledger.errors import CiteledgerError, DeserializationError, ModelError, PagingStopped
+import citeledger as cl
+from citeledger.errors import (
+    CiteledgerError,
+    DeserializationError,
+    InvalidResponseError,
+    ModelError,
+    PagingStopped,
+)
 from citeledger.formats import jats, tei
 from citeledger.formats.dumps import iter_opencitations_csv
 from citeledger.identifiers import normalize_doi
 from citeledger.model import Paper, Reference
 from citeledger.serialize import loads
-from citeledger.sources import arxiv, crossref, openalex, opencitations, semanticscholar
+from citeledger.sources import (
+    arxiv,
+    crossref,
+    openalex,
+    opencitations,
+    retractionwatch,
+    semanticscholar,
+)
+from citeledger.sources import semanticscholar as s2
+from citeledger.sources._common import decode_json, load_json
 from citeledger.sources._paging import PageGuard, PageStop
+from citeledger.sources._transport import Response
 
 # --------------------------------------------------------------------------- the pager guard
 
@@ -218,3 +235,170 @@ def test_random_json_in_the_recorded_shapes_gives_values_or_typed_errors(
 ) -> None:
     body = json.dumps(doc, ensure_ascii=True).encode()
     _only_typed(parser, body)
+
+
+# --- Robustness review: hostile JSON to the source parsers get a typed error, not a leaked builtin exception.
+
+
+DEEP = b"[" * 100_000
+
+DEEP_OBJECT = b'{"a":' * 100_000
+
+HUGE_INT = b'{"year": ' + b"9" * 5000 + b"}"
+
+NOT_UTF8 = b'{"title": "\xff\xfe"}'
+
+
+def test_load_json_turns_every_decoder_failure_into_parse_error() -> None:
+    for body in (DEEP, NOT_UTF8[:-2] + b"\xff", HUGE_INT, b"{"):
+        with pytest.raises(cl.ParseError):
+            load_json(body, source="x")
+
+
+def test_decode_json_deep_nesting_is_an_invalid_response() -> None:
+    with pytest.raises(InvalidResponseError, match="nested too deeply"):
+        decode_json(Response(status=200, body=DEEP), source="x")
+
+
+@pytest.mark.parametrize(
+    "parse",
+    [
+        crossref.parse_work,
+        crossref.parse_work_list,
+        crossref.parse_failure,
+        openalex.parse_work,
+        openalex.parse_work_list,
+        s2.parse_paper,
+        s2.parse_references_page,
+        s2.parse_search,
+        opencitations.parse_links,
+        opencitations.parse_count,
+        retractionwatch.parse_open_retractions,
+    ],
+)
+@pytest.mark.parametrize("body", [DEEP, DEEP_OBJECT, HUGE_INT, NOT_UTF8])
+def test_source_parsers_reject_hostile_json_with_parse_error(parse: Any, body: bytes) -> None:
+    with pytest.raises(cl.ParseError):
+        parse(body)
+
+
+def _crossref_item(doi: str, **fields: Any) -> dict[str, Any]:
+    return {"DOI": doi, "title": ["T " + doi], "type": "journal-article", **fields}
+
+
+def _crossref_list(*items: Any) -> bytes:
+    message = {"items": list(items), "total-results": len(items)}
+    return json.dumps({"status": "ok", "message-type": "work-list", "message": message}).encode()
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"author": 5},
+        {"subject": 5},
+        {"institution": 5, "type": "posted-content"},
+        {"updated-by": [{"type": 5}]},
+        {"volume": ["1"]},
+    ],
+)
+def test_crossref_list_keeps_good_items_beside_an_odd_one(odd: dict[str, Any]) -> None:
+    good = _crossref_item("10.1234/good")
+    bad = _crossref_item("10.1234/bad", **odd)
+    with pytest.raises(cl.ParseError, match="unexpected shape"):
+        crossref.work_from_message(bad)
+    page = crossref.parse_work_list(_crossref_list(good, bad, good | {"DOI": "10.1234/good2"}))
+    assert [str(w.doi) for w in page.works] == ["doi:10.1234/good", "doi:10.1234/good2"]
+
+
+def test_crossref_items_not_a_list_is_a_parse_error() -> None:
+    body = json.dumps({"status": "ok", "message-type": "work-list", "message": {"items": -1}})
+    with pytest.raises(cl.ParseError, match="not an array"):
+        crossref.parse_work_list(body.encode())
+
+
+def test_crossref_odd_reference_entry_is_kept_not_the_whole_work_lost() -> None:
+    refs = [
+        {"key": "r1", "unstructured": "Smith J. A title. 2020."},
+        {"key": "r2", "unstructured": "Jones K. Another. 2019.", "author": 5, "year": []},
+        {"key": "r3", "DOI": "10.1234/x"},
+    ]
+    work = crossref.work_from_message(_crossref_item("10.1234/w", reference=refs))
+    assert [r.key for r in work.references] == ["r1", "r2", "r3"]
+    kept = work.references[1]
+    assert kept.position == 2
+    assert kept.raw == "Jones K. Another. 2019."
+    assert "unexpected shape" in (kept.unreadable or "")
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"abstract_inverted_index": 5},
+        {"abstract_inverted_index": {"word": 5}},
+        {"authorships": [{"author": {"display_name": 5}}]},
+        {"topics": 5},
+        {"biblio": {"volume": ["1"]}},
+    ],
+)
+def test_openalex_list_keeps_good_results_beside_an_odd_one(odd: dict[str, Any]) -> None:
+    good = {"id": "https://openalex.org/W1", "title": "Good"}
+    bad = {"id": "https://openalex.org/W2", "title": "Odd", **odd}
+    body = json.dumps({"results": [good, bad, {**good, "id": "https://openalex.org/W3"}]})
+    page = openalex.parse_work_list(body.encode())
+    ids = [str(w.id) for w in page.works]
+    assert ids[0] == "openalex:W1"
+    assert ids[-1] == "openalex:W3"
+
+
+def test_openalex_junk_abstract_index_loses_only_the_abstract() -> None:
+    junk: dict[str, Any] = {"a": [0], "b": 5, "c": [1]}
+    assert openalex.rebuild_abstract(junk) == "a c"
+    work = openalex.parse_work(b'{"id": "https://openalex.org/W1", "abstract_inverted_index": 5}')
+    assert str(work.id) == "openalex:W1"
+    assert work.paper.abstract is None
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"externalIds": -1},
+        {"journal": "x"},
+        {"authors": [5]},
+        {"authors": [{"name": 5}]},
+        {"publicationTypes": 5},
+        {"s2FieldsOfStudy": [5]},
+    ],
+)
+def test_s2_odd_paper_is_a_parse_error_and_an_error_item_in_a_batch(odd: dict[str, Any]) -> None:
+    bad = {"paperId": "a" * 40, "title": "Odd", **odd}
+    with pytest.raises(cl.ParseError, match="unexpected shape"):
+        s2.paper_from_json(bad)
+    body = json.dumps([{"title": "One"}, bad, None, {"title": "Three"}]).encode()
+    items = s2.parse_batch(body, ["a", "b", "c", "d"])
+    assert [i.status for i in items] == [
+        s2.BatchStatus.FOUND,
+        s2.BatchStatus.ERROR,
+        s2.BatchStatus.NOT_FOUND,
+        s2.BatchStatus.FOUND,
+    ]
+    assert items[0].paper is not None
+    assert items[0].paper.title == "One"
+    assert items[3].paper is not None
+    assert items[3].paper.title == "Three"
+    assert "unexpected shape" in (items[1].reason or "")
+
+
+def test_s2_listing_contexts_not_an_array_is_recorded_as_unreadable() -> None:
+    # The element is unreadable; it is recorded with its reason (not the whole page lost).
+    body = b'{"offset": 0, "data": [{"contexts": -1, "citedPaper": {"title": "X"}}]}'
+    page = s2.parse_references_page(body)
+    assert page.items == ()
+    (item,) = page.skipped
+    assert item.index == 0
+    assert "contexts/intents that are not arrays" in item.reason
+
+
+def test_open_retractions_updates_not_a_list_is_a_parse_error() -> None:
+    body = b'{"retracted": true, "identifier": {"doi": "10.1234/a"}, "updates": -1}'
+    with pytest.raises(cl.ParseError, match="updates"):
+        retractionwatch.parse_open_retractions(body)

@@ -301,3 +301,28 @@ def test_dumps_keeps_unicode_readable() -> None:
     assert "Müller" in text
     assert json.loads(text)["given"] == "Zoë"
     assert cl.dumps(Author(family="X"), indent=2).startswith("{\n")
+
+
+# --- Robustness review: bad JSON to serialize get a typed error, not a leaked builtin exception.
+
+
+DEEP = b"[" * 100_000
+
+DEEP_OBJECT = b'{"a":' * 100_000
+
+HUGE_INT = b'{"year": ' + b"9" * 5000 + b"}"
+
+NOT_UTF8 = b'{"title": "\xff\xfe"}'
+
+
+@pytest.mark.parametrize("text", [NOT_UTF8, DEEP, DEEP_OBJECT, HUGE_INT, None, 5])
+def test_loads_bad_json_is_a_deserialization_error(text: Any) -> None:
+    with pytest.raises(DeserializationError) as info:
+        cl.loads(text, cl.Paper)
+    assert str(info.value).startswith("invalid JSON")
+
+
+def test_record_from_json_bad_json_is_a_deserialization_error() -> None:
+    for text in ("[" * 100_000, NOT_UTF8):
+        with pytest.raises(DeserializationError):
+            cl.CitationRecord.from_json(text)
