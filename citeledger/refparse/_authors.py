@@ -321,11 +321,11 @@ _JOURNAL_PAIRS: Final = frozenset({"Am", "Br", "Zh", "Fr", "Sb", "Tr"})
 # One-letter journal words: "J." (Journal), "Z." (Zeitschrift), "N." only before "Engl.".
 _JOURNAL_LETTERS: Final = frozenset({"J", "Z"})
 _INI_PART_RE: Final = re.compile(rf"{_U}{_L}?\.")
-# A dotted abbreviated word ("Clin.", "Neurocytol.", "Neuro-Ophthalmol") or a whole word that
-# another dotted word follows ("Cell Biol.", "Dairy Sci."): how a journal name goes on.
-_JOURNAL_NEXT_RE: Final = re.compile(
-    rf"\s(?:{_U}{_L}+(?:-{_U}?{_L}+)?\.|{_U}{_L}+(?:-{_U}?{_L}+)?\s{_U}{_L}+(?:-{_U}?{_L}+)?\.)"
-)
+_JOURNAL_WORD: Final = rf"{_U}{_L}+(?:-{_U}?{_L}+)?"
+# A dotted abbreviated word ("Clin.", "Neurocytol.", "Neuro-Ophthalmol.") or up to three whole
+# words that a dotted word follows ("Cell Biol.", "Interferon Cytokine Res."): how a journal
+# name goes on.
+_JOURNAL_NEXT_RE: Final = re.compile(rf"(?:\s{_JOURNAL_WORD}){{1,4}}\.")
 
 
 # Endings of whole words ("Neuron", "Immunity", "Cancer"), which ISO 4 truncations lack
@@ -352,9 +352,10 @@ def _journal_initials(s: str, last: _Triple, end: int) -> tuple[_Triple, int] | 
     N. Am. J. Gastroenterol. 2005, 100, 38`` and ``Deeg, D. J. Clin. Epidemiol. 2002, 55, 213``
     the initials pattern reads ``N. Am.`` and ``D. J.``. Trailing parts are given back to the
     text, last first, while they open a journal: ``Am.``/``Br.`` before a capital, ``J.``/``Z.``
-    before a journal word (:data:`_JOURNAL_NEXT_RE`) or a part already given back, ``N.`` before
-    ``Engl.``. One initial always stays; ``Harris, M. J. Birth Defects Research`` keeps ``J.``
-    (no dotted word goes on the name). ``None`` when nothing changes.
+    before a journal word (:data:`_JOURNAL_NEXT_RE`), after ``Am.``/``Br.`` (``Br. J.
+    Psychiatry``) or before a given-back ``Am.``/``Br.``, ``N.`` before ``Engl.``. One initial
+    always stays, and ``Leonard, R. J. Neuron 1995`` keeps ``J.`` (no abbreviated word goes
+    on). ``None`` when nothing changes.
     """
     fam, ini, raw = last
     if ini is None or not raw.endswith(ini) or s[end - len(ini) : end] != ini:
@@ -371,6 +372,10 @@ def _journal_initials(s: str, last: _Triple, end: int) -> tuple[_Triple, int] | 
         elif part in _JOURNAL_LETTERS:
             nxt = _JOURNAL_NEXT_RE.match(after) if back is None else None
             opens = back in _JOURNAL_PAIRS or (nxt is not None and _goes_on(after, nxt))
+            if not opens and back is None and k > 1 and parts[k - 1][1] in _JOURNAL_PAIRS:
+                # "Br. J. Psychiatry", "Am. J. Transplant": a "J." after "Am."/"Br." is the
+                # journal's, whatever word follows it.
+                opens = after[:1] == " " and after[1:2].isupper()
         elif part == "N":
             opens = after.startswith(" Engl")
         else:

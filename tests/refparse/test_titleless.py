@@ -177,6 +177,13 @@ def test_title_less_styles_parse_with_confidence(
             "J. Phys. Chem",
         ),
         ("Coase, R. J. Law Econ. 1976, 19, 529.", "R.", "J. Law Econ"),
+        ("Owens, D.; House, A. Br. J. Psychiatry 2002, 181, 193.", "A.", "Br. J. Psychiatry"),
+        ("Kirk, A. D. Am. J. Transplant 2003, 3, 643.", "A. D.", "Am. J. Transplant"),
+        (
+            "Chakraborty, K.; Baral, R. J. Interferon Cytokine Res. 2008, 28, 487.",
+            "R.",
+            "J. Interferon Cytokine Res",
+        ),
         # ... but not a whole-word journal: there "J." is the author's.
         ("Leonard, R. J. Neuron 1995, 14, 645.", "R. J.", "Neuron"),
         ("Williams, M. A.; Bevan, M. J. Immunity 2008, 28, 533.", "M. J.", "Immunity"),
