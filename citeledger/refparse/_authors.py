@@ -293,6 +293,10 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
             break
         ends.append(pos)
         pos = item_end
+    if grammar == "family_initials":
+        trimmed = _journal_initials(s, authors[-1], pos)
+        if trimmed is not None:
+            authors[-1], pos = trimmed
     # Editors "(eds.)" between the names and the year.
     eds = _EDS_RE.match(s, pos) if s[pos : pos + 4].lstrip(" ,")[:1] in "([eE" else None
     if eds is not None:
@@ -309,6 +313,82 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
     if grammar in _NEEDS_STRONG_END and strength < 3 and not etal:
         return None
     return _Names(grammar, authors, pos, etal=etal, strength=strength)
+
+
+# Dotted initial-like words that open a journal abbreviation ("Am. J. Gastroenterol.", "Br. J.
+# Cancer", "Zh. Eksp. Teor. Fiz."): two letters, so the initials grammar reads them as initials.
+_JOURNAL_PAIRS: Final = frozenset({"Am", "Br", "Zh", "Fr", "Sb", "Tr"})
+# One-letter journal words: "J." (Journal), "Z." (Zeitschrift), "N." only before "Engl.".
+_JOURNAL_LETTERS: Final = frozenset({"J", "Z"})
+_INI_PART_RE: Final = re.compile(rf"{_U}{_L}?\.")
+_JOURNAL_WORD: Final = rf"{_U}{_L}+(?:-{_U}?{_L}+)?"
+# A dotted abbreviated word ("Clin.", "Neurocytol.", "Neuro-Ophthalmol.") or up to three whole
+# words that a dotted word follows ("Cell Biol.", "Interferon Cytokine Res."): how a journal
+# name goes on.
+_JOURNAL_NEXT_RE: Final = re.compile(rf"(?:\s{_JOURNAL_WORD}){{1,4}}\.")
+
+
+# Endings of whole words ("Neuron", "Immunity", "Cancer"), which ISO 4 truncations lack
+# ("Neurosci", "Immunol", "Hypertens", "Physiol").
+_WHOLE_ENDS: Final = ("y", "on", "er", "ing", "nd", "ght", "art")
+
+
+def _goes_on(after: str, nxt: re.Match[str]) -> bool:
+    """Whether the journal word ``nxt`` after a ``J.`` reads as the rest of an abbreviation.
+
+    ``J. Immunol. 2008`` and ``J. Cell Biol.`` do; ``J. Neuron. 1995`` and ``J. Immunity. 2008``
+    (a one-word journal straight before the tail, that is a whole word) do not.
+    """
+    words = nxt.group(0).split()
+    if len(words) > 1 or after[nxt.end() :].lstrip()[:1].isupper():
+        return True
+    return not words[0].rstrip(".").lower().endswith(_WHOLE_ENDS)
+
+
+def _journal_initials(s: str, last: _Triple, end: int) -> tuple[_Triple, int] | None:
+    """The last name's initials without the journal words they swallowed, and the new end.
+
+    ACS style puts the journal straight after the last initials, with no comma: in ``Minagawa,
+    N. Am. J. Gastroenterol. 2005, 100, 38`` and ``Deeg, D. J. Clin. Epidemiol. 2002, 55, 213``
+    the initials pattern reads ``N. Am.`` and ``D. J.``. Trailing parts are given back to the
+    text, last first, while they open a journal: ``Am.``/``Br.`` before a capital, ``J.``/``Z.``
+    before a journal word (:data:`_JOURNAL_NEXT_RE`), after ``Am.``/``Br.`` (``Br. J.
+    Psychiatry``) or before a given-back ``Am.``/``Br.``, ``N.`` before ``Engl.``. One initial
+    always stays, and ``Leonard, R. J. Neuron 1995`` keeps ``J.`` (no abbreviated word goes
+    on). ``None`` when nothing changes.
+    """
+    fam, ini, raw = last
+    if ini is None or not raw.endswith(ini) or s[end - len(ini) : end] != ini:
+        return None
+    start = end - len(ini)
+    parts = [(start + m.start(), m.group(0)[:-1]) for m in _INI_PART_RE.finditer(ini)]
+    cut = end
+    back: str | None = None  # the last part given back
+    for k in range(len(parts) - 1, 0, -1):
+        at, part = parts[k]
+        after = s[at + len(part) + 1 :]
+        if part in _JOURNAL_PAIRS:
+            opens = after[:1] == " " and after[1:2].isupper()
+        elif part in _JOURNAL_LETTERS:
+            nxt = _JOURNAL_NEXT_RE.match(after) if back is None else None
+            opens = back in _JOURNAL_PAIRS or (nxt is not None and _goes_on(after, nxt))
+            if not opens and back is None and k > 1 and parts[k - 1][1] in _JOURNAL_PAIRS:
+                # "Br. J. Psychiatry", "Am. J. Transplant": a "J." after "Am."/"Br." is the
+                # journal's, whatever word follows it.
+                opens = after[:1] == " " and after[1:2].isupper()
+        elif part == "N":
+            opens = after.startswith(" Engl")
+        else:
+            opens = False
+        if not opens:
+            break
+        cut = at
+        back = part
+    if cut == end:
+        return None
+    new_ini = s[start:cut].rstrip()
+    new_end = start + len(new_ini)
+    return (fam, new_ini, raw[: len(raw) - len(ini)] + new_ini), new_end
 
 
 def _end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:

@@ -95,6 +95,39 @@ TITLE_LESS = (
         "5648",
         1993,
     ),
+    # ACS: the journal's first words right after the last initials, no comma between
+    (
+        "Deeg, D. J. Clin. Epidemiol. 2002, 55, 213.",
+        "Deeg",
+        "J. Clin. Epidemiol",
+        "55",
+        "213",
+        2002,
+    ),
+    (
+        "Nybo, H.; Petersen, H.; Gaist, D.; McGue, M. J. Am. Geriatr. Soc. 2003, 51, 1365.",
+        "Nybo",
+        "J. Am. Geriatr. Soc",
+        "51",
+        "1365",
+        2003,
+    ),
+    (
+        "Tsujino, T.; Isayama, H.; Minagawa, N. Am. J. Gastroenterol. 2005, 100, 38.",
+        "Tsujino",
+        "Am. J. Gastroenterol",
+        "100",
+        "38",
+        2005,
+    ),
+    (
+        "Grimme, S.; Antony, J.; Ehrlich, S.; Krieg, H. J. Chem. Phys. 2010, 132, 154104.",
+        "Grimme",
+        "J. Chem. Phys",
+        "132",
+        "154104",
+        2010,
+    ),
     # Vancouver short form
     ("Garfield E. Science. 1972;178(4060):471-9.", "Garfield", "Science", "178", "471", 1972),
     (
@@ -128,6 +161,39 @@ def test_title_less_styles_parse_with_confidence(
     assert (ref.venue, ref.volume, ref.first_page, ref.year) == (venue, volume, page, year)
     assert ref.doubt is None
     assert ref.confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    ("text", "initials", "venue"),
+    [
+        # "J."/"Am."/"Br." after the last initials open the journal ...
+        ("Deeg, D. J. Clin. Epidemiol. 2002, 55, 213.", "D.", "J. Clin. Epidemiol"),
+        ("Lagaay, A. J. Am. Geriatr. Soc. 2001, 49, 909.", "A.", "J. Am. Geriatr. Soc"),
+        ("Minagawa, N. Am. J. Gastroenterol. 2005, 100, 38.", "N.", "Am. J. Gastroenterol"),
+        ("Shaw, F. Z. J. Neurophysiol. 2007, 97, 238.", "F. Z.", "J. Neurophysiol"),
+        (
+            "Devlin, F. J.; Chabalowski, C. F.; Frisch, M. J. J. Phys. Chem. 1994, 98, 11623.",
+            "M. J.",
+            "J. Phys. Chem",
+        ),
+        ("Coase, R. J. Law Econ. 1976, 19, 529.", "R.", "J. Law Econ"),
+        ("Owens, D.; House, A. Br. J. Psychiatry 2002, 181, 193.", "A.", "Br. J. Psychiatry"),
+        ("Kirk, A. D. Am. J. Transplant 2003, 3, 643.", "A. D.", "Am. J. Transplant"),
+        (
+            "Chakraborty, K.; Baral, R. J. Interferon Cytokine Res. 2008, 28, 487.",
+            "R.",
+            "J. Interferon Cytokine Res",
+        ),
+        # ... but not a whole-word journal: there "J." is the author's.
+        ("Leonard, R. J. Neuron 1995, 14, 645.", "R. J.", "Neuron"),
+        ("Williams, M. A.; Bevan, M. J. Immunity 2008, 28, 533.", "M. J.", "Immunity"),
+        ("Bevan, M. J. Immunity. 2008, 28, 533.", "M. J.", "Immunity"),
+    ],
+)
+def test_acs_initials_end_where_the_journal_starts(text: str, initials: str, venue: str) -> None:
+    ref = parse_reference(text)
+    assert (ref.authors[-1].given, ref.venue, ref.title) == (initials, venue, None)
+    assert ref.doubt is None
 
 
 @pytest.mark.parametrize(
