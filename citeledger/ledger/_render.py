@@ -353,13 +353,16 @@ class _Block(NamedTuple):
 
     ``kind``: "title", "head" (a section heading), "para", "small" (a source note), "item"
     (a numbered citing paper: ``number`` and the work's ``areas``), "more" (how many follow the
-    head of the list) or "chart" (where HTML draws its per-year chart; no text).
+    head of the list) or "chart" (where HTML draws its per-year chart; no text). ``chart``
+    marks the blocks of the per-year chart (its heading, the chart, the per-year line), which the
+    HTML view draws at the top of the page view instead of in order.
     """
 
     kind: str
     text: str
     number: int = 0
     areas: str = ""
+    chart: bool = False
 
 
 def _count_label(m: Measurement, record: CitationRecord) -> str:
@@ -476,9 +479,9 @@ def _page_blocks(record: CitationRecord, sort: CitingSort) -> list[_Block]:
         if through is not None and through.year == last:
             head += f" ({last} to {through.day} {through.strftime('%b')})"
         out += [
-            _Block("head", head),
-            _Block("chart", ""),
-            _Block("para", _per_year_line(years)),
+            _Block("head", head, chart=True),
+            _Block("chart", "", chart=True),
+            _Block("para", _per_year_line(years), chart=True),
             _Block("para", f"{sum(y.count for y in years):,} papers."),
         ]
     out.append(_Block("para", record.reconciliation().explanation))
@@ -952,19 +955,16 @@ def _observation_blocks(record: CitationRecord) -> list[str]:
     return out
 
 
-def _page_section(record: CitationRecord, sort: CitingSort) -> list[str]:
+def _page_section(blocks: list[_Block]) -> list[str]:
     """The paper page's facts (the blocks the text and Markdown views print) as HTML.
 
-    The title is the page's ``<h2>`` and the chart with its heading and per-year line opens the
-    page view (first viewport), so those blocks are not drawn twice; the ranked citing papers
-    are a table.
+    The title is the page's ``<h2>`` and the chart blocks open the page view (first viewport),
+    so neither is drawn again here; the ranked citing papers are a table.
     """
     h = html.escape
-    years = record.per_year()
-    drawn = {_per_year_line(years)} if years else set()
     out = ['<section class="cl-page">']
     in_table = False
-    for b in _page_blocks(record, sort):
+    for b in blocks:
         if b.kind in ("item", "more") and not in_table:
             out.append("<h3>Most cited citing papers</h3>")
             out.append(
@@ -975,9 +975,7 @@ def _page_section(record: CitationRecord, sort: CitingSort) -> list[str]:
         elif b.kind not in ("item", "more") and in_table:
             out.append("</tbody></table></div>")
             in_table = False
-        if b.kind in ("title", "chart") or b.text in drawn:
-            continue
-        if b.kind == "head" and b.text.startswith("Cited by year"):
+        if b.kind == "title" or b.chart:
             continue
         if b.kind == "head":
             out.append(f"<h4>{h(b.text)}</h4>")
@@ -1031,22 +1029,18 @@ def _html(record: CitationRecord, view: str, sort: CitingSort) -> str:
     if view in ("page", "full"):
         out.append("<h3>Counts by source</h3>")
         out += _counts_by_source(record)
-        years = record.per_year()
-        through = record.data_through
-        if years:
-            # The chart opens the page (first viewport); the facts follow in the page blocks.
-            head = next(
-                (
-                    b.text
-                    for b in _page_blocks(record, sort)
-                    if b.kind == "head" and b.text.startswith("Cited by year")
-                ),
-                "Cited by year",
-            )
-            out.append(f"<h3>{h(head)}</h3>")
-            out.append(svg_bar_chart(years, partial_through=through))
-            out.append(f'<p class="cl-muted">{h(_per_year_line(years))}</p>')
-        out += _page_section(record, sort)
+        blocks = _page_blocks(record, sort)
+        # The chart opens the page (first viewport); the other facts follow in order.
+        for b in blocks:
+            if not b.chart:
+                continue
+            if b.kind == "head":
+                out.append(f"<h3>{h(b.text)}</h3>")
+            elif b.kind == "chart":
+                out.append(svg_bar_chart(record.per_year(), partial_through=record.data_through))
+            else:
+                out.append(f'<p class="cl-muted">{h(b.text)}</p>')
+        out += _page_section(blocks)
     out.append("<h3>Coverage</h3>")
     out += _coverage_table(record)
     if view in ("ledger", "full"):
