@@ -38,7 +38,7 @@ from citeledger.resolve.normalize import (
     normalize_title,
     title_tokens,
 )
-from citeledger.resolve.scoring import NameKey, name_keys
+from citeledger.resolve.scoring import AuthorIndex, NameKey, author_index, name_keys
 
 if TYPE_CHECKING:
     from citeledger.model import Reference
@@ -156,11 +156,13 @@ class Catalog:
         self._locators: dict[str, int | list[int]] = {}
         self._block_tokens = block_tokens
         self._max_df = max_df
-        # Per-paper comparison keys, computed the first time a paper is a candidate and kept:
-        # a paper that is a candidate once is usually one again (references to one work, its
+        # Each paper's normalised title, as compared once the paper is a candidate (normalised at
+        # build time anyway, for the word-sorted form above).
+        self._normalized: list[str] = []
+        # Per-paper author keys, computed the first time a paper is a candidate and kept: a
+        # paper that is a candidate once is usually one again (references to one work, its
         # look-alikes), and most papers never are, so nothing is computed for them at build.
-        self._normalized: dict[int, str] = {}
-        self._author_keys: dict[int, tuple[NameKey, ...]] = {}
+        self._author_keys: dict[int, tuple[tuple[NameKey, ...], AuthorIndex]] = {}
         self.extend(papers)
 
     # ----------------------------------------------------------------------------- building
@@ -270,6 +272,7 @@ class Catalog:
 
     def _index_paper(self, pid: int, paper: Paper) -> None:
         title = _normalize_once(paper.title) if paper.title else ""
+        self._normalized.append(title)
         self._titles.append(" ".join(sorted(title.split())))
         for ident in paper.identifiers:
             key = work_key(ident)
@@ -321,18 +324,22 @@ class Catalog:
         return paper
 
     def title_of(self, pid: int) -> str:
-        """The normalised title of paper ``pid`` (computed once, then kept)."""
-        have = self._normalized.get(pid)
-        if have is None:
-            title = self[pid].title
-            have = self._normalized[pid] = _normalize_once(title) if title else ""
-        return have
+        """The normalised title of paper ``pid`` (computed when the paper was added)."""
+        return self._normalized[pid]
 
     def author_keys(self, pid: int) -> tuple[NameKey, ...]:
         """The :func:`~citeledger.resolve.scoring.name_keys` of paper ``pid`` (computed once)."""
+        return self.authors_of(pid)[0]
+
+    def authors_of(self, pid: int) -> tuple[tuple[NameKey, ...], AuthorIndex]:
+        """Paper ``pid``'s author keys and their :func:`~citeledger.resolve.scoring.author_index`.
+
+        Computed the first time the paper is a candidate, then kept.
+        """
         have = self._author_keys.get(pid)
         if have is None:
-            have = self._author_keys[pid] = name_keys(self[pid].authors)
+            keys = name_keys(self[pid].authors)
+            have = self._author_keys[pid] = (keys, author_index(keys))
         return have
 
     def document_frequency(self, token: str) -> int:

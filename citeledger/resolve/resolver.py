@@ -65,6 +65,7 @@ from citeledger.resolve.catalog import (
 )
 from citeledger.resolve.normalize import is_generic_title, normalize_title, title_tokens
 from citeledger.resolve.scoring import (
+    AuthorIndex,
     Comparison,
     NameKey,
     ReferenceFeatures,
@@ -72,6 +73,7 @@ from citeledger.resolve.scoring import (
     _trusted_evidence,
     compare,
     compare_authors,
+    family_closeness,
     name_keys,
     notice_kind,
     same_journal,
@@ -182,8 +184,15 @@ _DUPLICATE_MIN_LENGTH: Final = 25
 _ARTICLE_TITLE: Final = 95.0
 # A title shared with this many other works names a series (see ``_fuzzy_decision``).
 _SERIES_OTHERS: Final = 2
+# With this many candidates or more, the fuzzy family-name comparisons are made in one call.
+_BATCH_AUTHORS: Final = 3
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
 _FREEZE_MIN: Final = 100
+
+
+#: A candidate before comparison: (title similarity, paper, its normalised title, its author
+#: keys and their index when a catalog keeps them).
+_PoolItem = tuple[float, Paper, str, tuple[tuple[NameKey, ...], AuthorIndex] | None]
 
 
 @frozen
@@ -198,7 +207,10 @@ _CONFIDENT_TITLE_LESS: Final = 0.8
 
 
 def _tie_key(paper: Paper) -> tuple[str, str, int]:
-    return (paper.key, paper.title or "", paper.year or 0)
+    ids = paper.identifiers
+    # ``Paper.key`` of a paper with one identifier is that identifier's work key.
+    key = work_key(ids[0]) if len(ids) == 1 else paper.key
+    return (key, paper.title or "", paper.year or 0)
 
 
 def _same_work(a: Paper, b: Paper) -> bool:
@@ -442,8 +454,8 @@ class Resolver:
 
     def _candidates(self, feats: ReferenceFeatures, ref: Reference) -> list[_Scored]:
         limit = self.config.candidate_limit
-        # (title similarity, paper, its normalised title, its author keys if known)
-        pool: list[tuple[float, Paper, str, tuple[NameKey, ...] | None]] = []
+        # (title similarity, paper, its normalised title, its author keys and index if known)
+        pool: list[_PoolItem] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
                 hits = provider.scored_candidates(
@@ -461,7 +473,7 @@ class Resolver:
                     # ``score`` is already the token_sort_ratio half of title_similarity (the
                     # catalog computed it on the same normalised titles); add the ratio half.
                     sim = float(fuzz.ratio(feats.title, title)) if title else 0.0
-                    pool.append((max(sim, score), provider[pid], title, provider.author_keys(pid)))
+                    pool.append((max(sim, score), provider[pid], title, provider.authors_of(pid)))
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(
@@ -474,7 +486,7 @@ class Resolver:
         if not pool:
             return []
         if len(self.providers) > 1:
-            unique: list[tuple[float, Paper, str, tuple[NameKey, ...] | None]] = []
+            unique: list[_PoolItem] = []
             for item in pool:
                 if not any(item[1] == u[1] for u in unique):
                     unique.append(item)
@@ -490,6 +502,13 @@ class Resolver:
         # is another instance, not a preprint, so their years must agree exactly.
         tol = 0 if feats.generic else self.config.year_tolerance
         preprint_tol = 0 if feats.generic else self.config.preprint_year_tolerance
+        # The fuzzy family-name clause of the author rule, for the reference's authors against
+        # every kept candidate at once (one RapidFuzz call instead of one per pair of names).
+        close = (
+            family_closeness(feats.authors, (k[1] for _, _, _, k in kept if k is not None))
+            if feats.authors and len(kept) >= _BATCH_AUTHORS
+            else None
+        )
         scored = [
             _Scored(
                 paper,
@@ -498,7 +517,9 @@ class Resolver:
                     paper,
                     paper_title=title,
                     title_score=sim,
-                    paper_authors=keys,
+                    paper_authors=None if keys is None else keys[0],
+                    paper_author_index=None if keys is None else keys[1],
+                    author_closeness=None if keys is None else close,
                     year_tolerance=tol,
                     preprint_year_tolerance=preprint_tol,
                 ),

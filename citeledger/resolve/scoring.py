@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from attrs import Factory, field, frozen
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from citeledger.identifiers import PREPRINT_DOI_PREFIXES, Identifier, work_key
 from citeledger.model import Agreement, Author, Evidence, Paper, Reference
@@ -34,19 +34,22 @@ from citeledger.resolve.normalize import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
 __all__ = [
     "AUTHOR_WEIGHTS",
+    "AuthorIndex",
     "Comparison",
     "FieldOutcome",
     "NameKey",
     "ReferenceFeatures",
     "VenueKind",
+    "author_index",
     "compare",
     "compare_authors",
     "compare_venue",
     "compare_year",
+    "family_closeness",
     "is_preprint",
     "lenient_title_similarity",
     "name_keys",
@@ -330,12 +333,112 @@ def _initials_fit(a: NameKey, b: NameKey) -> bool:
     )
 
 
-def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[Agreement, float]:
+class AuthorIndex(NamedTuple):
+    """What :func:`compare_authors` looks up in one side's author list (built once per list).
+
+    A catalog keeps one per candidate paper, so comparing a reference's authors with a
+    candidate's costs a few set look-ups per reference author instead of a rule per pair of
+    names; the outcome is the pairwise rule's (:func:`_same_person`), exactly.
+    """
+
+    families: frozenset[str]
+    families_gt1: frozenset[str]  # the family names longer than one letter
+    tokens: frozenset[str]  # every name token of every author
+    long_families: frozenset[str]  # family names of 4+ letters (compared fuzzily)
+
+
+def author_index(keys: Sequence[NameKey]) -> AuthorIndex:
+    """The :class:`AuthorIndex` of an author list's :func:`name_keys`."""
+    families = frozenset(k.family for k in keys)
+    return AuthorIndex(
+        families=families,
+        families_gt1=frozenset(f for f in families if len(f) > 1),
+        tokens=frozenset().union(*(k.tokens for k in keys)),
+        long_families=frozenset(f for f in families if len(f) >= 4),
+    )
+
+
+def family_closeness(
+    left: Sequence[NameKey], indexes: Iterable[AuthorIndex]
+) -> tuple[frozenset[str], ...]:
+    """For each name of ``left``, the long family names of ``indexes`` fuzzily equal to its own.
+
+    The fuzzy clause of :func:`_same_person` (RapidFuzz ``ratio`` of at least
+    :data:`NAME_SIMILARITY` between family names of 4+ letters), computed for one reference's
+    authors against every candidate of it in one :func:`rapidfuzz.process.cdist` call instead of
+    a call per pair of names. Pass the result to :func:`compare_authors` as ``close`` together
+    with any of ``indexes``.
+    """
+    pool = sorted(frozenset[str]().union(*(ix.long_families for ix in indexes)))
+    rows = [i for i, k in enumerate(left) if len(k.family) >= 4]
+    out = [_NO_FAMILIES] * len(left)
+    if not pool or not rows:
+        return tuple(out)
+    matrix = process.cdist(
+        [left[i].family for i in rows],
+        pool,
+        scorer=fuzz.ratio,
+        processor=None,
+        score_cutoff=NAME_SIMILARITY,
+    )
+    for row, i in enumerate(rows):
+        hits = matrix[row].nonzero()[0]
+        if len(hits):
+            out[i] = frozenset(pool[j] for j in hits)
+    return tuple(out)
+
+
+_NO_FAMILIES: Final[frozenset[str]] = frozenset()
+
+
+@lru_cache(maxsize=1 << 16)
+def _close_families(a: str, b: str) -> bool:
+    # The last clause of ``_same_person`` (both names of 4+ letters), cached on the pair.
+    return fuzz.ratio(a, b, score_cutoff=NAME_SIMILARITY) > 0
+
+
+def _found(
+    a: NameKey, right: Sequence[NameKey], index: AuthorIndex, close: frozenset[str] | None
+) -> bool:
+    """Whether some name of ``right`` is the same person as ``a`` (``_same_person``).
+
+    Each clause of the pairwise rule is tested against the whole list at once: equal family
+    names, ``a``'s family among the other names' tokens or theirs among ``a``'s, one name's
+    tokens within the other's (only when two tokens are shared at all), then the fuzzy family
+    comparison (``close``: the families :func:`family_closeness` found close to ``a``'s).
+    """
+    family = a.family
+    if family in index.families or (len(family) > 1 and family in index.tokens):
+        return True
+    ta = a.tokens
+    if not ta.isdisjoint(index.families_gt1):
+        return True
+    if len(ta & index.tokens) >= 2 and any(
+        (len(ta) >= 2 and ta <= b.tokens) or (len(b.tokens) >= 2 and b.tokens <= ta) for b in right
+    ):
+        return True
+    if close is not None:
+        return not close.isdisjoint(index.long_families)
+    if len(family) >= 4:
+        fuzzy = _close_families
+        return any(fuzzy(family, other) for other in index.long_families)
+    return False
+
+
+def compare_authors(
+    left: Sequence[NameKey],
+    right: Sequence[NameKey],
+    *,
+    index: AuthorIndex | None = None,
+    close: Sequence[frozenset[str]] | None = None,
+) -> tuple[Agreement, float]:
     """Agreement of two author lists by family name and first initial (accent-insensitive).
 
     AGREE: the first listed author is found on the other side with a compatible initial and at
     least half the names match. PARTIAL: some names match. DISAGREE: none does. MISSING: a side
     has no names. The score is the percentage of the left names found on the right.
+    ``index``: ``right``'s :func:`author_index`, when the caller keeps one; ``close``: the
+    :func:`family_closeness` of ``left`` against a set of indexes that includes ``index``.
     """
     if not left or not right:
         return Agreement.MISSING, 0.0
@@ -343,23 +446,18 @@ def compare_authors(left: Sequence[NameKey], right: Sequence[NameKey]) -> tuple[
     first_ok = False
     same = _same_person
     for i, a in enumerate(left):
-        family = a.family
-        # The first person on the right who is the same as ``a``; equal family names (the
-        # common case) are tested inline before the full rule.
-        hit: NameKey | None = None
-        for b in right:
-            if b.family == family or same(a, b):
-                hit = b
-                break
-        if hit is None:
+        if index is not None:
+            if not _found(a, right, index, None if close is None else close[i]):
+                continue
+        # Without an index (a one-off comparison), the rule pair by pair; equal family names
+        # (the common case) are tested inline before the full rule.
+        elif not any(b.family == a.family or same(a, b) for b in right):
             continue
         matched += 1
         if i == 0:
             # The first author is found when some same person on the right has a compatible
             # initial, not only the first one ("Wang Y" among "Xiaogang Wang", "Yu Wang").
-            first_ok = any(
-                (b.family == family or same(a, b)) and _initials_fit(a, b) for b in right
-            )
+            first_ok = any(_same_person(a, b) and _initials_fit(a, b) for b in right)
     score = 100.0 * matched / len(left)
     if matched == 0:
         return Agreement.DISAGREE, 0.0
@@ -725,6 +823,8 @@ def compare(
     paper_title: str | None = None,
     title_score: float | None = None,
     paper_authors: Sequence[NameKey] | None = None,
+    paper_author_index: AuthorIndex | None = None,
+    author_closeness: Sequence[frozenset[str]] | None = None,
     year_tolerance: int = 1,
     preprint_year_tolerance: int = 0,
     lenient_title: bool = False,
@@ -739,6 +839,9 @@ def compare(
             the prefix similarity starts from it too.
         paper_authors: The candidate's :func:`name_keys`, if already known (a catalog keeps
             them per paper).
+        paper_author_index: Their :func:`author_index`, if already known (idem).
+        author_closeness: The reference authors' :func:`family_closeness` against a set of
+            candidates' indexes that includes ``paper_author_index``, if computed.
         year_tolerance: Years this far apart count as PARTIAL, not DISAGREE.
         preprint_year_tolerance: When exactly one side is a preprint (:func:`is_preprint`) and
             the other side's year is later by at most this much, the years count as PARTIAL:
@@ -793,7 +896,9 @@ def compare(
 
     if ref.authors:
         right_keys = name_keys(paper.authors) if paper_authors is None else paper_authors
-        agreement, score = compare_authors(ref.authors, right_keys)
+        agreement, score = compare_authors(
+            ref.authors, right_keys, index=paper_author_index, close=author_closeness
+        )
         rank += AUTHOR_WEIGHTS[agreement]
         if agreement is _AGREE or agreement is _PARTIAL:
             corroborations += 1
