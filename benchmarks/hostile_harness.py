@@ -14,7 +14,6 @@ shared DOI, dump bad rows, secrets in 2xx details and logs, wrong types.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import gzip
 import io
@@ -25,8 +24,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,90 +44,26 @@ from citeledger.serialize import loads
 from citeledger.sources import Paged, arxiv, crossref
 from citeledger.sources._common import decode_json
 from citeledger.sources._paging import PageBounds, PageGuard, PageStop
-from citeledger.sources._transport import Request, RequestsTransport, RetryPolicy
+from citeledger.sources._transport import Request, RequestsTransport
 from citeledger.sources._transport import parse_retry_after as retry_after
 from citeledger.sources.crossref import CrossrefSource
 from citeledger.testing import FakeSource
+from citeledger.testing._hostile import (
+    HEX_REFERENCE_JATS,
+    FaultServer,
+    crossref_page,
+    drip_body,
+    drip_headers,
+    fast,
+    reply,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+    from http.server import BaseHTTPRequestHandler
 
 SECRET = "sk-harness-0123456789"
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
-Handler = Callable[[BaseHTTPRequestHandler], None]
-
-
-class FaultServer:
-    """A loopback HTTP server routing each path to a scripted fault; logs every request."""
-
-    def __init__(self) -> None:
-        self.routes: dict[str, Handler] = {}
-        self.log: list[str] = []
-        server = self
-
-        class _Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                server.log.append(self.path)
-                route = server.routes.get(self.path.split("?", 1)[0])
-                if route is None:
-                    self.send_error(404)
-                    return
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    route(self)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def reset(self) -> None:
-        self.routes.clear()
-        self.log.clear()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def reply(
-    h: BaseHTTPRequestHandler,
-    body: bytes,
-    *,
-    status: int = 200,
-    content_type: str = "application/json",
-    headers: dict[str, str] | None = None,
-) -> None:
-    h.send_response(status)
-    h.send_header("Content-Type", content_type)
-    h.send_header("Content-Length", str(len(body)))
-    for k, v in (headers or {}).items():
-        h.send_header(k, v)
-    h.end_headers()
-    h.wfile.write(body)
-
-
-def fast(**options: Any) -> RetryPolicy:
-    base: dict[str, Any] = {
-        "max_attempts": 2,
-        "backoff_base": 0.0,
-        "jitter": False,
-        "connect_timeout": 1.0,
-        "read_timeout": 1.0,
-        "attempt_deadline": 1.0,
-        "call_deadline": 3.0,
-    }
-    base.update(options)
-    return RetryPolicy(**base)
-
-
-def crossref_page(n: int, start: int, cursor: str) -> bytes:
-    items = [{"DOI": f"10.1000/w{start + i}", "title": [f"Work {start + i}"]} for i in range(n)]
-    message = {"items": items, "next-cursor": cursor}
-    return json.dumps({"status": "ok", "message-type": "work-list", "message": message}).encode()
 
 
 class Failed(AssertionError):
@@ -210,16 +143,7 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
 
 
 def drip_deadline(srv: FaultServer) -> str:
-    def drip(h: BaseHTTPRequestHandler) -> None:
-        h.send_response(200)
-        h.send_header("Content-Length", "100")
-        h.end_headers()
-        for _ in range(100):
-            h.wfile.write(b"x")
-            h.wfile.flush()
-            time.sleep(0.1)
-
-    srv.routes["/drip"] = drip
+    srv.routes["/drip"] = drip_body
     started = time.monotonic()
     try:
         RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0)).send(
@@ -234,17 +158,7 @@ def drip_deadline(srv: FaultServer) -> str:
 
     # The status line and headers dripped one byte every 0.2 s (~16 s in all): each byte
     # resets the read timeout, so only the attempt deadline (its watchdog) bounds them.
-    def drip_head(h: BaseHTTPRequestHandler) -> None:
-        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-        head += b"X-Padding: " + b"p" * 40 + b"\r\nContent-Length: 2\r\n\r\n"
-        h.close_connection = True
-        for i in range(len(head)):
-            h.wfile.write(head[i : i + 1])
-            h.wfile.flush()
-            time.sleep(0.2)
-        h.wfile.write(b"{}")
-
-    srv.routes["/drip-head"] = drip_head
+    srv.routes["/drip-head"] = lambda h: drip_headers(h, interval=0.2)
     srv.routes["/ok"] = lambda h: reply(h, b"{}")
     transport = RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0))
     started = time.monotonic()
@@ -289,14 +203,10 @@ def bad_bytes(srv: FaultServer) -> str:
         b"<opensearch:totalResults>" + b"9" * 5000 + b"</opensearch:totalResults></feed>"
     )
     check(arxiv.parse_feed(feed).total is None, "a 5,000-digit total was taken")
-    doc = (
-        b"<article><back><ref-list>"
-        b'<ref id="r1"><mixed-citation>One. <pub-id pub-id-type="doi">10.1234/a&amp;#x41;'
-        b"</pub-id></mixed-citation></ref>"
-        b'<ref id="r2"><mixed-citation>Two.</mixed-citation></ref>'
-        b"</ref-list></back></article>"
+    check(
+        len(jats.parse_jats_references(HEX_REFERENCE_JATS)) == 2,
+        "a hex reference lost the JATS document",
     )
-    check(len(jats.parse_jats_references(doc)) == 2, "a hex reference lost the JATS document")
     paper = cl.Paper(title=json.loads('"broken \\ud83d title"'), identifiers=["doi:10.1234/s"])
     rec = cl.build_record("doi:10.1234/s", [FakeSource(papers=[paper], citations={})], now=NOW)
     rec.to_json().encode("utf-8")
