@@ -24,14 +24,16 @@ if TYPE_CHECKING:
 MIB = 1024 * 1024
 
 
-def bomb(path: Path, *, chunk: bytes, repeats: int) -> Path:
-    """A gzip file of ``repeats`` identical members: ``len(chunk) * repeats`` bytes expanded.
+def bomb(path: Path, *, chunk: bytes, repeats: int, head: bytes = b"") -> Path:
+    """A gzip file of ``head`` then ``repeats`` identical members: ``len(chunk) * repeats`` bytes.
 
     Concatenated gzip members are one valid gzip stream (RFC 1952), so a 2 GiB bomb is written
     from one 1 MiB compression, in a fraction of a second.
     """
     member = gzip.compress(chunk, compresslevel=9)
     with path.open("wb") as fh:
+        if head:
+            fh.write(gzip.compress(head, compresslevel=9))
         for _ in range(repeats):
             fh.write(member)
     return path
@@ -116,13 +118,8 @@ def test_lines_bomb_stops_at_max_bytes(lines_2gib: Path) -> None:
 
 def test_crossref_items_bomb(tmp_path: Path) -> None:
     # One endless string inside "items": the incremental JSON reader must give up early.
-    head = gzip.compress(b'{"items": [{"title": "', compresslevel=9)
-    body = gzip.compress(b"a" * MIB, compresslevel=9)
-    path = tmp_path / "0.json.gz"
-    with path.open("wb") as fh:
-        fh.write(head)
-        for _ in range(2048):
-            fh.write(body)
+    head = b'{"items": [{"title": "'
+    path = bomb(tmp_path / "0.json.gz", head=head, chunk=b"a" * MIB, repeats=2048)
     error, _, peak = measure(
         lambda: drain(dumps.iter_crossref_items(path, max_record_bytes=4 * MIB))
     )
@@ -131,13 +128,8 @@ def test_crossref_items_bomb(tmp_path: Path) -> None:
 
 
 def test_csv_bomb(tmp_path: Path) -> None:
-    header = gzip.compress(b"id,citing,cited,creation,timespan,journal_sc,author_sc\n")
-    body = gzip.compress(b"x" * MIB, compresslevel=9)
-    path = tmp_path / "dump.csv.gz"
-    with path.open("wb") as fh:
-        fh.write(header)
-        for _ in range(2048):
-            fh.write(body)
+    header = b"id,citing,cited,creation,timespan,journal_sc,author_sc\n"
+    path = bomb(tmp_path / "dump.csv.gz", head=header, chunk=b"x" * MIB, repeats=2048)
     error, _, peak = measure(
         lambda: drain(dumps.iter_opencitations_csv(path, max_record_bytes=2 * MIB))
     )
