@@ -116,25 +116,40 @@ def test_lines_bomb_stops_at_max_bytes(lines_2gib: Path) -> None:
     assert peak < 16 * MIB
 
 
-def test_crossref_items_bomb(tmp_path: Path) -> None:
-    # One endless string inside "items": the incremental JSON reader must give up early.
-    head = b'{"items": [{"title": "'
-    path = bomb(tmp_path / "0.json.gz", head=head, chunk=b"a" * MIB, repeats=2048)
-    error, _, peak = measure(
-        lambda: drain(dumps.iter_crossref_items(path, max_record_bytes=4 * MIB))
-    )
-    assert "longer than max_record_bytes" in str(error)
-    assert peak < 64 * MIB
-
-
-def test_csv_bomb(tmp_path: Path) -> None:
-    header = b"id,citing,cited,creation,timespan,journal_sc,author_sc\n"
-    path = bomb(tmp_path / "dump.csv.gz", head=header, chunk=b"x" * MIB, repeats=2048)
-    error, _, peak = measure(
-        lambda: drain(dumps.iter_opencitations_csv(path, max_record_bytes=2 * MIB))
-    )
-    assert "max_record_bytes" in str(error)
-    assert peak < 64 * MIB  # the 2 MiB cap and its buffers, not the 2 GiB stream
+@pytest.mark.parametrize(
+    ("name", "head", "filler", "read", "message"),
+    [
+        # One endless string inside "items": the incremental JSON reader must give up early.
+        (
+            "0.json.gz",
+            b'{"items": [{"title": "',
+            b"a",
+            lambda path: dumps.iter_crossref_items(path, max_record_bytes=4 * MIB),
+            "longer than max_record_bytes",
+        ),
+        # One endless CSV field.
+        (
+            "dump.csv.gz",
+            b"id,citing,cited,creation,timespan,journal_sc,author_sc\n",
+            b"x",
+            lambda path: dumps.iter_opencitations_csv(path, max_record_bytes=2 * MIB),
+            "max_record_bytes",
+        ),
+    ],
+    ids=["crossref_items", "csv"],
+)
+def test_one_endless_record_is_cut_at_max_record_bytes(
+    tmp_path: Path,
+    name: str,
+    head: bytes,
+    filler: bytes,
+    read: Callable[[Path], Iterator[object]],
+    message: str,
+) -> None:
+    path = bomb(tmp_path / name, head=head, chunk=filler * MIB, repeats=2048)
+    error, _, peak = measure(lambda: drain(read(path)))
+    assert message in str(error)
+    assert peak < 64 * MIB  # the record cap and its buffers, not the 2 GiB stream
 
 
 @pytest.mark.slow
