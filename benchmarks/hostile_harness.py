@@ -142,18 +142,23 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
     return f"{len(targets)} targets refused, {len(srv.log)} requests, 0 reached the other host"
 
 
-def drip_deadline(srv: FaultServer) -> str:
-    srv.routes["/drip"] = drip_body
+def cut_off(transport: RequestsTransport, url: str, what: str) -> tuple[int, float]:
+    """Send to ``url``, which must end in DeadlineExceeded: its attempts and the seconds taken."""
     started = time.monotonic()
     try:
-        RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0)).send(
-            Request(url=srv.url + "/drip"), source="x"
-        )
+        transport.send(Request(url=url), source="x")
     except DeadlineExceeded as exc:
-        attempts = exc.attempt
-    else:
-        raise Failed("a 10 s drip was read to the end")
-    took = time.monotonic() - started
+        return exc.attempt, time.monotonic() - started
+    raise Failed(f"{what} was read to the end")
+
+
+def drip_deadline(srv: FaultServer) -> str:
+    srv.routes["/drip"] = drip_body
+    attempts, took = cut_off(
+        RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0)),
+        srv.url + "/drip",
+        "a 10 s drip",
+    )
     check(took < 2.5, f"{took:.1f} s for two 0.5 s attempts")
 
     # The status line and headers dripped one byte every 0.2 s (~16 s in all): each byte
@@ -161,14 +166,9 @@ def drip_deadline(srv: FaultServer) -> str:
     srv.routes["/drip-head"] = lambda h: drip_headers(h, interval=0.2)
     srv.routes["/ok"] = lambda h: reply(h, b"{}")
     transport = RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0))
-    started = time.monotonic()
-    try:
-        transport.send(Request(url=srv.url + "/drip-head"), source="x")
-    except DeadlineExceeded as exc:
-        head_attempts = exc.attempt
-    else:
-        raise Failed("~16 s of dripped headers were read to the end")
-    head_took = time.monotonic() - started
+    head_attempts, head_took = cut_off(
+        transport, srv.url + "/drip-head", "~16 s of dripped headers"
+    )
     check(head_took < 2.5, f"{head_took:.1f} s for two 0.5 s attempts at dripped headers")
     check(transport.send(Request(url=srv.url + "/ok"), source="x").body == b"{}", "no reuse")
     watchdogs = [t for t in threading.enumerate() if t.name == "citeledger-watchdog"]
