@@ -48,15 +48,7 @@ from citeledger.sources._transport import Request, RequestsTransport
 from citeledger.sources._transport import parse_retry_after as retry_after
 from citeledger.sources.crossref import CrossrefSource
 from citeledger.testing import FakeSource
-from citeledger.testing._hostile import (
-    HEX_REFERENCE_JATS,
-    FaultServer,
-    crossref_page,
-    drip_body,
-    drip_headers,
-    fast,
-    reply,
-)
+from citeledger.testing import _hostile as hostile
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -78,9 +70,11 @@ def check(condition: object, what: str) -> None:
 # ------------------------------------------------------------------------------ the classes
 
 
-def endless_paging(srv: FaultServer) -> str:
-    srv.routes["/works"] = lambda h: reply(h, crossref_page(5, 0, "same"))
-    paged = CrossrefSource(base_url=srv.url, policy=fast(), min_interval=0).works(query="x", rows=5)
+def endless_paging(srv: hostile.FaultServer) -> str:
+    srv.routes["/works"] = lambda h: hostile.reply(h, hostile.crossref_page(5, 0, "same"))
+    paged = CrossrefSource(base_url=srv.url, policy=hostile.fast(), min_interval=0).works(
+        query="x", rows=5
+    )
     got = list(paged)
     check(len(got) == 5, f"kept {len(got)} of 5")
     check(isinstance(paged.error, PagingStopped), "no PagingStopped")
@@ -90,10 +84,10 @@ def endless_paging(srv: FaultServer) -> str:
 
     def fresh(h: BaseHTTPRequestHandler) -> None:
         calls["n"] += 1
-        reply(h, crossref_page(5, 5 * calls["n"], f"c{calls['n']}"))
+        hostile.reply(h, hostile.crossref_page(5, 5 * calls["n"], f"c{calls['n']}"))
 
     srv.routes["/works"] = fresh
-    src = CrossrefSource(base_url=srv.url, policy=fast(), min_interval=0)
+    src = CrossrefSource(base_url=srv.url, policy=hostile.fast(), min_interval=0)
     src.page_bounds = PageBounds(max_pages=4)
     paged = src.works(query="x", rows=5)
     got = list(paged)
@@ -113,7 +107,7 @@ def endless_paging(srv: FaultServer) -> str:
     return f"same cursor: {same} requests; page bound: {len(srv.log)} requests"
 
 
-def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
+def cross_host_redirects(srv: hostile.FaultServer, other: hostile.FaultServer) -> str:
     targets = [
         f"http://localhost:{other.port}/steal",
         "http://169.254.169.254/latest/meta-data/",
@@ -123,7 +117,7 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
     for location in targets:
 
         def redirect(h: BaseHTTPRequestHandler, loc: str = location) -> None:
-            reply(h, b"", status=302, headers={"Location": loc})
+            hostile.reply(h, b"", status=302, headers={"Location": loc})
 
         srv.routes["/w"] = redirect
         request = Request(
@@ -132,7 +126,7 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
             headers={"x-api-key": SECRET, "Crossref-Plus-API-Token": f"Bearer {SECRET}"},
         )
         try:
-            RequestsTransport(policy=fast()).send(request, source="x")
+            RequestsTransport(policy=hostile.fast()).send(request, source="x")
         except RedirectRefused as exc:
             check(exc.attempt == 1, f"{location}: retried")
             check(SECRET not in str(exc), f"{location}: key in the error")
@@ -152,10 +146,10 @@ def cut_off(transport: RequestsTransport, url: str, what: str) -> tuple[int, flo
     raise Failed(f"{what} was read to the end")
 
 
-def drip_deadline(srv: FaultServer) -> str:
-    srv.routes["/drip"] = drip_body
+def drip_deadline(srv: hostile.FaultServer) -> str:
+    srv.routes["/drip"] = hostile.drip_body
     attempts, took = cut_off(
-        RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0)),
+        RequestsTransport(policy=hostile.fast(attempt_deadline=0.5, call_deadline=5.0)),
         srv.url + "/drip",
         "a 10 s drip",
     )
@@ -163,9 +157,9 @@ def drip_deadline(srv: FaultServer) -> str:
 
     # The status line and headers dripped one byte every 0.2 s (~16 s in all): each byte
     # resets the read timeout, so only the attempt deadline (its watchdog) bounds them.
-    srv.routes["/drip-head"] = lambda h: drip_headers(h, interval=0.2)
-    srv.routes["/ok"] = lambda h: reply(h, b"{}")
-    transport = RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0))
+    srv.routes["/drip-head"] = lambda h: hostile.drip_headers(h, interval=0.2)
+    srv.routes["/ok"] = lambda h: hostile.reply(h, b"{}")
+    transport = RequestsTransport(policy=hostile.fast(attempt_deadline=0.5, call_deadline=5.0))
     head_attempts, head_took = cut_off(
         transport, srv.url + "/drip-head", "~16 s of dripped headers"
     )
@@ -179,11 +173,11 @@ def drip_deadline(srv: FaultServer) -> str:
     )
 
 
-def gzip_bomb(srv: FaultServer) -> str:
+def gzip_bomb(srv: hostile.FaultServer) -> str:
     bomb = gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9)
-    srv.routes["/bomb"] = lambda h: reply(h, bomb, headers={"Content-Encoding": "gzip"})
+    srv.routes["/bomb"] = lambda h: hostile.reply(h, bomb, headers={"Content-Encoding": "gzip"})
     try:
-        RequestsTransport(policy=fast(max_response_bytes=1024 * 1024)).send(
+        RequestsTransport(policy=hostile.fast(max_response_bytes=1024 * 1024)).send(
             Request(url=srv.url + "/bomb"), source="x"
         )
     except ResponseTooLarge as exc:
@@ -193,7 +187,7 @@ def gzip_bomb(srv: FaultServer) -> str:
     return f"{len(bomb) // 1024} KiB bomb refused at the 1 MiB cap"
 
 
-def bad_bytes(srv: FaultServer) -> str:
+def bad_bytes(srv: hostile.FaultServer) -> str:
     for value in ["\u00b2", "\u0663", "9" * 5000]:
         got = retry_after(value)
         check(got is None or got >= 0, f"Retry-After {value[:5]!r}: {got}")
@@ -204,7 +198,7 @@ def bad_bytes(srv: FaultServer) -> str:
     )
     check(arxiv.parse_feed(feed).total is None, "a 5,000-digit total was taken")
     check(
-        len(jats.parse_jats_references(HEX_REFERENCE_JATS)) == 2,
+        len(jats.parse_jats_references(hostile.HEX_REFERENCE_JATS)) == 2,
         "a hex reference lost the JATS document",
     )
     paper = cl.Paper(title=json.loads('"broken \\ud83d title"'), identifiers=["doi:10.1234/s"])
@@ -242,7 +236,7 @@ class _Plugin:
         return self._answer("events", cl.NoticeCheck.none_found(sources=["plugin"], checked=NOW))
 
 
-def plugin_faults(srv: FaultServer) -> str:
+def plugin_faults(srv: hostile.FaultServer) -> str:
     pid = "doi:10.1234/target"
     cited = cl.Paper(identifiers=[pid], title="Target", year=2020)
     good_obs = [
@@ -320,7 +314,7 @@ class _Flaky:
         return []
 
 
-def failing_provider(srv: FaultServer) -> str:
+def failing_provider(srv: hostile.FaultServer) -> str:
     provider = _Flaky()
     refs = [cl.Reference(title=f"an ordinary title number {i}", year=2020) for i in range(999)]
     refs.insert(500, cl.Reference(title="boom goes the provider", year=2020))
@@ -330,7 +324,7 @@ def failing_provider(srv: FaultServer) -> str:
     return f"1000 of 1000 results, {provider.calls} provider calls"
 
 
-def shared_doi(srv: FaultServer) -> str:
+def shared_doi(srv: hostile.FaultServer) -> str:
     doi = "doi:10.1234/shared"
     a = cl.Paper(identifiers=[doi], title="Deep learning of protein folding", year=2019)
     b = cl.Paper(identifiers=[doi], title="A history of medieval trade routes", year=2003)
@@ -344,7 +338,7 @@ def shared_doi(srv: FaultServer) -> str:
     return f"bare: {bare.state.value}; with a title: {told.state.value}"
 
 
-def dump_bad_rows(srv: FaultServer) -> str:
+def dump_bad_rows(srv: hostile.FaultServer) -> str:
     lines = [b"oci,citing,cited,creation,timespan,journal_sc,author_sc"]
     lines += [
         f"oci:{i},doi:10.1000/a{i},doi:10.1000/b{i},2020,P1Y,no,no".encode() for i in range(1, 1201)
@@ -363,10 +357,10 @@ def dump_bad_rows(srv: FaultServer) -> str:
     return f"{len(links)} rows kept, {len(bad)} counted unreadable"
 
 
-def secrets_in_2xx(srv: FaultServer) -> str:
+def secrets_in_2xx(srv: hostile.FaultServer) -> str:
     page = f"<html><head><title>Hello {SECRET}</title></head></html>".encode()
-    srv.routes["/w"] = lambda h: reply(h, page, content_type="text/html")
-    response = RequestsTransport(policy=fast()).send(
+    srv.routes["/w"] = lambda h: hostile.reply(h, page, content_type="text/html")
+    response = RequestsTransport(policy=hostile.fast()).send(
         Request(url=srv.url + "/w", params={"token": SECRET}), source="opencitations"
     )
     try:
@@ -377,7 +371,7 @@ def secrets_in_2xx(srv: FaultServer) -> str:
         check(SECRET.encode() not in pickle.dumps(exc), "the key is in the pickle")
     else:
         raise Failed("an HTML page was read as JSON")
-    srv.routes["/j"] = lambda h: reply(h, b"{}")
+    srv.routes["/j"] = lambda h: hostile.reply(h, b"{}")
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     log = logging.getLogger("urllib3")
@@ -385,7 +379,7 @@ def secrets_in_2xx(srv: FaultServer) -> str:
     log.addHandler(handler)
     log.setLevel(logging.DEBUG)
     try:
-        RequestsTransport(policy=fast()).send(
+        RequestsTransport(policy=hostile.fast()).send(
             Request(url=srv.url + "/j", params={"sig": SECRET}, secret_params={"sig"}), source="x"
         )
     finally:
@@ -396,7 +390,7 @@ def secrets_in_2xx(srv: FaultServer) -> str:
     return f"{len(srv.log)} requests; no key in detail, repr, pickle or log"
 
 
-def wrong_types(srv: FaultServer) -> str:
+def wrong_types(srv: hostile.FaultServer) -> str:
     body = {
         "message-type": "work",
         "message": {"DOI": "10.1000/x1", "title": ["T"], "reference": "notalist"},
@@ -419,7 +413,7 @@ def wrong_types(srv: FaultServer) -> str:
 
 
 def main() -> int:
-    server, other = FaultServer(), FaultServer()
+    server, other = hostile.FaultServer(), hostile.FaultServer()
     classes: list[tuple[str, Callable[[], str]]] = [
         ("endless paging", lambda: endless_paging(server)),
         ("cross-host redirects with keys", lambda: cross_host_redirects(server, other)),
