@@ -14,7 +14,6 @@ shared DOI, dump bad rows, secrets in 2xx details and logs, wrong types.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import gzip
 import io
@@ -25,8 +24,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,90 +44,18 @@ from citeledger.serialize import loads
 from citeledger.sources import Paged, arxiv, crossref
 from citeledger.sources._common import decode_json
 from citeledger.sources._paging import PageBounds, PageGuard, PageStop
-from citeledger.sources._transport import Request, RequestsTransport, RetryPolicy
+from citeledger.sources._transport import Request, RequestsTransport
 from citeledger.sources._transport import parse_retry_after as retry_after
 from citeledger.sources.crossref import CrossrefSource
 from citeledger.testing import FakeSource
+from citeledger.testing import _hostile as hostile
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+    from http.server import BaseHTTPRequestHandler
 
 SECRET = "sk-harness-0123456789"
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
-Handler = Callable[[BaseHTTPRequestHandler], None]
-
-
-class FaultServer:
-    """A loopback HTTP server routing each path to a scripted fault; logs every request."""
-
-    def __init__(self) -> None:
-        self.routes: dict[str, Handler] = {}
-        self.log: list[str] = []
-        server = self
-
-        class _Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                server.log.append(self.path)
-                route = server.routes.get(self.path.split("?", 1)[0])
-                if route is None:
-                    self.send_error(404)
-                    return
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    route(self)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def reset(self) -> None:
-        self.routes.clear()
-        self.log.clear()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def reply(
-    h: BaseHTTPRequestHandler,
-    body: bytes,
-    *,
-    status: int = 200,
-    content_type: str = "application/json",
-    headers: dict[str, str] | None = None,
-) -> None:
-    h.send_response(status)
-    h.send_header("Content-Type", content_type)
-    h.send_header("Content-Length", str(len(body)))
-    for k, v in (headers or {}).items():
-        h.send_header(k, v)
-    h.end_headers()
-    h.wfile.write(body)
-
-
-def fast(**options: Any) -> RetryPolicy:
-    base: dict[str, Any] = {
-        "max_attempts": 2,
-        "backoff_base": 0.0,
-        "jitter": False,
-        "connect_timeout": 1.0,
-        "read_timeout": 1.0,
-        "attempt_deadline": 1.0,
-        "call_deadline": 3.0,
-    }
-    base.update(options)
-    return RetryPolicy(**base)
-
-
-def crossref_page(n: int, start: int, cursor: str) -> bytes:
-    items = [{"DOI": f"10.1000/w{start + i}", "title": [f"Work {start + i}"]} for i in range(n)]
-    message = {"items": items, "next-cursor": cursor}
-    return json.dumps({"status": "ok", "message-type": "work-list", "message": message}).encode()
 
 
 class Failed(AssertionError):
@@ -145,9 +70,11 @@ def check(condition: object, what: str) -> None:
 # ------------------------------------------------------------------------------ the classes
 
 
-def endless_paging(srv: FaultServer) -> str:
-    srv.routes["/works"] = lambda h: reply(h, crossref_page(5, 0, "same"))
-    paged = CrossrefSource(base_url=srv.url, policy=fast(), min_interval=0).works(query="x", rows=5)
+def endless_paging(srv: hostile.FaultServer) -> str:
+    srv.routes["/works"] = lambda h: hostile.reply(h, hostile.crossref_page(5, 0, "same"))
+    paged = CrossrefSource(base_url=srv.url, policy=hostile.fast(), min_interval=0).works(
+        query="x", rows=5
+    )
     got = list(paged)
     check(len(got) == 5, f"kept {len(got)} of 5")
     check(isinstance(paged.error, PagingStopped), "no PagingStopped")
@@ -157,10 +84,10 @@ def endless_paging(srv: FaultServer) -> str:
 
     def fresh(h: BaseHTTPRequestHandler) -> None:
         calls["n"] += 1
-        reply(h, crossref_page(5, 5 * calls["n"], f"c{calls['n']}"))
+        hostile.reply(h, hostile.crossref_page(5, 5 * calls["n"], f"c{calls['n']}"))
 
     srv.routes["/works"] = fresh
-    src = CrossrefSource(base_url=srv.url, policy=fast(), min_interval=0)
+    src = CrossrefSource(base_url=srv.url, policy=hostile.fast(), min_interval=0)
     src.page_bounds = PageBounds(max_pages=4)
     paged = src.works(query="x", rows=5)
     got = list(paged)
@@ -180,7 +107,7 @@ def endless_paging(srv: FaultServer) -> str:
     return f"same cursor: {same} requests; page bound: {len(srv.log)} requests"
 
 
-def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
+def cross_host_redirects(srv: hostile.FaultServer, other: hostile.FaultServer) -> str:
     targets = [
         f"http://localhost:{other.port}/steal",
         "http://169.254.169.254/latest/meta-data/",
@@ -190,7 +117,7 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
     for location in targets:
 
         def redirect(h: BaseHTTPRequestHandler, loc: str = location) -> None:
-            reply(h, b"", status=302, headers={"Location": loc})
+            hostile.reply(h, b"", status=302, headers={"Location": loc})
 
         srv.routes["/w"] = redirect
         request = Request(
@@ -199,7 +126,7 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
             headers={"x-api-key": SECRET, "Crossref-Plus-API-Token": f"Bearer {SECRET}"},
         )
         try:
-            RequestsTransport(policy=fast()).send(request, source="x")
+            RequestsTransport(policy=hostile.fast()).send(request, source="x")
         except RedirectRefused as exc:
             check(exc.attempt == 1, f"{location}: retried")
             check(SECRET not in str(exc), f"{location}: key in the error")
@@ -209,52 +136,33 @@ def cross_host_redirects(srv: FaultServer, other: FaultServer) -> str:
     return f"{len(targets)} targets refused, {len(srv.log)} requests, 0 reached the other host"
 
 
-def drip_deadline(srv: FaultServer) -> str:
-    def drip(h: BaseHTTPRequestHandler) -> None:
-        h.send_response(200)
-        h.send_header("Content-Length", "100")
-        h.end_headers()
-        for _ in range(100):
-            h.wfile.write(b"x")
-            h.wfile.flush()
-            time.sleep(0.1)
-
-    srv.routes["/drip"] = drip
+def cut_off(transport: RequestsTransport, url: str, what: str) -> tuple[int, float]:
+    """Send to ``url``, which must end in DeadlineExceeded: its attempts and the seconds taken."""
     started = time.monotonic()
     try:
-        RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0)).send(
-            Request(url=srv.url + "/drip"), source="x"
-        )
+        transport.send(Request(url=url), source="x")
     except DeadlineExceeded as exc:
-        attempts = exc.attempt
-    else:
-        raise Failed("a 10 s drip was read to the end")
-    took = time.monotonic() - started
+        return exc.attempt, time.monotonic() - started
+    raise Failed(f"{what} was read to the end")
+
+
+def drip_deadline(srv: hostile.FaultServer) -> str:
+    srv.routes["/drip"] = hostile.drip_body
+    attempts, took = cut_off(
+        RequestsTransport(policy=hostile.fast(attempt_deadline=0.5, call_deadline=5.0)),
+        srv.url + "/drip",
+        "a 10 s drip",
+    )
     check(took < 2.5, f"{took:.1f} s for two 0.5 s attempts")
 
     # The status line and headers dripped one byte every 0.2 s (~16 s in all): each byte
     # resets the read timeout, so only the attempt deadline (its watchdog) bounds them.
-    def drip_head(h: BaseHTTPRequestHandler) -> None:
-        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-        head += b"X-Padding: " + b"p" * 40 + b"\r\nContent-Length: 2\r\n\r\n"
-        h.close_connection = True
-        for i in range(len(head)):
-            h.wfile.write(head[i : i + 1])
-            h.wfile.flush()
-            time.sleep(0.2)
-        h.wfile.write(b"{}")
-
-    srv.routes["/drip-head"] = drip_head
-    srv.routes["/ok"] = lambda h: reply(h, b"{}")
-    transport = RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0))
-    started = time.monotonic()
-    try:
-        transport.send(Request(url=srv.url + "/drip-head"), source="x")
-    except DeadlineExceeded as exc:
-        head_attempts = exc.attempt
-    else:
-        raise Failed("~16 s of dripped headers were read to the end")
-    head_took = time.monotonic() - started
+    srv.routes["/drip-head"] = lambda h: hostile.drip_headers(h, interval=0.2)
+    srv.routes["/ok"] = lambda h: hostile.reply(h, b"{}")
+    transport = RequestsTransport(policy=hostile.fast(attempt_deadline=0.5, call_deadline=5.0))
+    head_attempts, head_took = cut_off(
+        transport, srv.url + "/drip-head", "~16 s of dripped headers"
+    )
     check(head_took < 2.5, f"{head_took:.1f} s for two 0.5 s attempts at dripped headers")
     check(transport.send(Request(url=srv.url + "/ok"), source="x").body == b"{}", "no reuse")
     watchdogs = [t for t in threading.enumerate() if t.name == "citeledger-watchdog"]
@@ -265,11 +173,11 @@ def drip_deadline(srv: FaultServer) -> str:
     )
 
 
-def gzip_bomb(srv: FaultServer) -> str:
+def gzip_bomb(srv: hostile.FaultServer) -> str:
     bomb = gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9)
-    srv.routes["/bomb"] = lambda h: reply(h, bomb, headers={"Content-Encoding": "gzip"})
+    srv.routes["/bomb"] = lambda h: hostile.reply(h, bomb, headers={"Content-Encoding": "gzip"})
     try:
-        RequestsTransport(policy=fast(max_response_bytes=1024 * 1024)).send(
+        RequestsTransport(policy=hostile.fast(max_response_bytes=1024 * 1024)).send(
             Request(url=srv.url + "/bomb"), source="x"
         )
     except ResponseTooLarge as exc:
@@ -279,7 +187,7 @@ def gzip_bomb(srv: FaultServer) -> str:
     return f"{len(bomb) // 1024} KiB bomb refused at the 1 MiB cap"
 
 
-def bad_bytes(srv: FaultServer) -> str:
+def bad_bytes(srv: hostile.FaultServer) -> str:
     for value in ["\u00b2", "\u0663", "9" * 5000]:
         got = retry_after(value)
         check(got is None or got >= 0, f"Retry-After {value[:5]!r}: {got}")
@@ -289,14 +197,10 @@ def bad_bytes(srv: FaultServer) -> str:
         b"<opensearch:totalResults>" + b"9" * 5000 + b"</opensearch:totalResults></feed>"
     )
     check(arxiv.parse_feed(feed).total is None, "a 5,000-digit total was taken")
-    doc = (
-        b"<article><back><ref-list>"
-        b'<ref id="r1"><mixed-citation>One. <pub-id pub-id-type="doi">10.1234/a&amp;#x41;'
-        b"</pub-id></mixed-citation></ref>"
-        b'<ref id="r2"><mixed-citation>Two.</mixed-citation></ref>'
-        b"</ref-list></back></article>"
+    check(
+        len(jats.parse_jats_references(hostile.HEX_REFERENCE_JATS)) == 2,
+        "a hex reference lost the JATS document",
     )
-    check(len(jats.parse_jats_references(doc)) == 2, "a hex reference lost the JATS document")
     paper = cl.Paper(title=json.loads('"broken \\ud83d title"'), identifiers=["doi:10.1234/s"])
     rec = cl.build_record("doi:10.1234/s", [FakeSource(papers=[paper], citations={})], now=NOW)
     rec.to_json().encode("utf-8")
@@ -332,7 +236,7 @@ class _Plugin:
         return self._answer("events", cl.NoticeCheck.none_found(sources=["plugin"], checked=NOW))
 
 
-def plugin_faults(srv: FaultServer) -> str:
+def plugin_faults(srv: hostile.FaultServer) -> str:
     pid = "doi:10.1234/target"
     cited = cl.Paper(identifiers=[pid], title="Target", year=2020)
     good_obs = [
@@ -410,7 +314,7 @@ class _Flaky:
         return []
 
 
-def failing_provider(srv: FaultServer) -> str:
+def failing_provider(srv: hostile.FaultServer) -> str:
     provider = _Flaky()
     refs = [cl.Reference(title=f"an ordinary title number {i}", year=2020) for i in range(999)]
     refs.insert(500, cl.Reference(title="boom goes the provider", year=2020))
@@ -420,7 +324,7 @@ def failing_provider(srv: FaultServer) -> str:
     return f"1000 of 1000 results, {provider.calls} provider calls"
 
 
-def shared_doi(srv: FaultServer) -> str:
+def shared_doi(srv: hostile.FaultServer) -> str:
     doi = "doi:10.1234/shared"
     a = cl.Paper(identifiers=[doi], title="Deep learning of protein folding", year=2019)
     b = cl.Paper(identifiers=[doi], title="A history of medieval trade routes", year=2003)
@@ -434,7 +338,7 @@ def shared_doi(srv: FaultServer) -> str:
     return f"bare: {bare.state.value}; with a title: {told.state.value}"
 
 
-def dump_bad_rows(srv: FaultServer) -> str:
+def dump_bad_rows(srv: hostile.FaultServer) -> str:
     lines = [b"oci,citing,cited,creation,timespan,journal_sc,author_sc"]
     lines += [
         f"oci:{i},doi:10.1000/a{i},doi:10.1000/b{i},2020,P1Y,no,no".encode() for i in range(1, 1201)
@@ -453,10 +357,10 @@ def dump_bad_rows(srv: FaultServer) -> str:
     return f"{len(links)} rows kept, {len(bad)} counted unreadable"
 
 
-def secrets_in_2xx(srv: FaultServer) -> str:
+def secrets_in_2xx(srv: hostile.FaultServer) -> str:
     page = f"<html><head><title>Hello {SECRET}</title></head></html>".encode()
-    srv.routes["/w"] = lambda h: reply(h, page, content_type="text/html")
-    response = RequestsTransport(policy=fast()).send(
+    srv.routes["/w"] = lambda h: hostile.reply(h, page, content_type="text/html")
+    response = RequestsTransport(policy=hostile.fast()).send(
         Request(url=srv.url + "/w", params={"token": SECRET}), source="opencitations"
     )
     try:
@@ -467,7 +371,7 @@ def secrets_in_2xx(srv: FaultServer) -> str:
         check(SECRET.encode() not in pickle.dumps(exc), "the key is in the pickle")
     else:
         raise Failed("an HTML page was read as JSON")
-    srv.routes["/j"] = lambda h: reply(h, b"{}")
+    srv.routes["/j"] = lambda h: hostile.reply(h, b"{}")
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     log = logging.getLogger("urllib3")
@@ -475,7 +379,7 @@ def secrets_in_2xx(srv: FaultServer) -> str:
     log.addHandler(handler)
     log.setLevel(logging.DEBUG)
     try:
-        RequestsTransport(policy=fast()).send(
+        RequestsTransport(policy=hostile.fast()).send(
             Request(url=srv.url + "/j", params={"sig": SECRET}, secret_params={"sig"}), source="x"
         )
     finally:
@@ -486,7 +390,7 @@ def secrets_in_2xx(srv: FaultServer) -> str:
     return f"{len(srv.log)} requests; no key in detail, repr, pickle or log"
 
 
-def wrong_types(srv: FaultServer) -> str:
+def wrong_types(srv: hostile.FaultServer) -> str:
     body = {
         "message-type": "work",
         "message": {"DOI": "10.1000/x1", "title": ["T"], "reference": "notalist"},
@@ -509,7 +413,7 @@ def wrong_types(srv: FaultServer) -> str:
 
 
 def main() -> int:
-    server, other = FaultServer(), FaultServer()
+    server, other = hostile.FaultServer(), hostile.FaultServer()
     classes: list[tuple[str, Callable[[], str]]] = [
         ("endless paging", lambda: endless_paging(server)),
         ("cross-host redirects with keys", lambda: cross_host_redirects(server, other)),

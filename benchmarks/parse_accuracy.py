@@ -80,6 +80,23 @@ def _venue_ok(gold: str, got: str | None) -> bool:
     return fuzz.ratio(g, p) >= 90 or g.startswith(p) or p.startswith(g)
 
 
+def _locator_scores(
+    score: Score,
+    raw: str,
+    ref: Reference,
+    volume: str | None,
+    first_page: str | None,
+    venue: str | None,
+) -> None:
+    """Volume, first page and venue (fuzzy), each scored where the gold record gives it."""
+    if volume:
+        score.add("volume", ref.volume == volume, raw, volume, ref.volume or "")
+    if first_page:
+        score.add("first page", ref.first_page == first_page, raw, first_page, ref.first_page or "")
+    if venue:
+        score.add("venue (fuzzy)", _venue_ok(venue, ref.venue), raw, venue, ref.venue or "")
+
+
 def glutton(shared: Path, limit: int | None) -> Score:
     items = _load(shared / "data/matching-dev/normalized/glutton_pmc1943_refs_doi_17k.jsonl")
     score = Score()
@@ -92,24 +109,9 @@ def glutton(shared: Path, limit: int | None) -> Score:
             got = ref.authors[0].family if ref.authors else None
             ok = normalize_name(got) == normalize_name(left["firstAuthor"])
             score.add("first author family", ok, raw, left["firstAuthor"], got or "")
-        if left.get("volume"):
-            score.add("volume", ref.volume == left["volume"], raw, left["volume"], ref.volume or "")
-        if left.get("firstPage"):
-            score.add(
-                "first page",
-                ref.first_page == left["firstPage"],
-                raw,
-                left["firstPage"],
-                ref.first_page or "",
-            )
-        if left.get("jtitle"):
-            score.add(
-                "venue (fuzzy)",
-                _venue_ok(left["jtitle"], ref.venue),
-                raw,
-                left["jtitle"],
-                ref.venue or "",
-            )
+        _locator_scores(
+            score, raw, ref, left.get("volume"), left.get("firstPage"), left.get("jtitle")
+        )
         score.add("year found", ref.year is not None, raw, "", "")
         score.add(
             "confidence >= 0.5",
@@ -139,24 +141,9 @@ def crossref_overall(shared: Path, limit: int | None) -> Score:
             )
         if left.get("year") and left["year"][:4].isdigit():
             score.add("year", ref.year == int(left["year"][:4]), raw, left["year"], str(ref.year))
-        if left.get("volume"):
-            score.add("volume", ref.volume == left["volume"], raw, left["volume"], ref.volume or "")
-        if left.get("first-page"):
-            score.add(
-                "first page",
-                ref.first_page == left["first-page"],
-                raw,
-                left["first-page"],
-                ref.first_page or "",
-            )
-        if left.get("journal-title"):
-            score.add(
-                "venue (fuzzy)",
-                _venue_ok(left["journal-title"], ref.venue),
-                raw,
-                left["journal-title"],
-                ref.venue or "",
-            )
+        _locator_scores(
+            score, raw, ref, left.get("volume"), left.get("first-page"), left.get("journal-title")
+        )
     return score
 
 

@@ -12,7 +12,7 @@ payloads are built, and no source we read needs them. An external DTD reference 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from lxml import etree
 
@@ -20,9 +20,10 @@ from citeledger.errors import InvalidIdentifier, ParseError, UnsafeXMLError
 from citeledger.identifiers import Identifier, MalformedFragment, Scheme, parse_identifier
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = [
+    "ID_TYPE_SCHEMES",
     "asserted_id",
     "descendants",
     "flat_text",
@@ -33,7 +34,17 @@ __all__ = [
     "safe_parser",
     "safe_xml",
     "split_ids",
+    "typed_ids",
 ]
+
+#: Identifier types as JATS (``pub-id-type``) and GROBID TEI (``<idno type>``) write them,
+#: lower-cased -> schemes. Other types (``publisher-id``, ...) are not identifiers we model.
+ID_TYPE_SCHEMES: Final = {
+    "doi": Scheme.DOI,
+    "arxiv": Scheme.ARXIV,
+    "pmid": Scheme.PMID,
+    "pmcid": Scheme.PMCID,
+}
 
 # ``<!ENTITY`` in the bytes, in the encodings a document may start in (UTF-8/ASCII-compatible
 # and both UTF-16 byte orders). Checked before parsing so a hostile document costs nothing.
@@ -190,3 +201,18 @@ def split_ids(
         elif item is not None and item not in ids:
             ids.append(item)
     return ids, bad
+
+
+def typed_ids(
+    elements: Iterable[etree._Element], attribute: str, schemes: Mapping[str, Scheme]
+) -> tuple[list[Identifier], list[MalformedFragment]]:
+    """The identifiers ``elements`` assert, each of the scheme its ``attribute`` names.
+
+    The type is looked up lower-cased in ``schemes``; an element of another type is skipped, and
+    a bad value becomes a malformed fragment (:func:`asserted_id`).
+    """
+    return split_ids(
+        asserted_id(flat_text(el), schemes[t])
+        for el in elements
+        if (t := (el.get(attribute) or "").lower()) in schemes
+    )

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from citeledger.formats._xml import (
-    asserted_id,
+    ID_TYPE_SCHEMES,
     descendants,
     flat_text,
     has_ancestor,
@@ -27,7 +27,7 @@ from citeledger.formats._xml import (
     kids,
     local_name,
     safe_xml,
-    split_ids,
+    typed_ids,
 )
 from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference, WorkType
@@ -38,14 +38,9 @@ if TYPE_CHECKING:
 __all__ = ["parse_jats_paper", "parse_jats_references"]
 
 _CITATIONS: Final = ("element-citation", "mixed-citation", "nlm-citation", "citation")
-# JATS pub-id-type -> citeledger scheme (others, e.g. "publisher-id", are kept in ``extra``).
-_PUB_ID_SCHEMES: Final = {
-    "doi": Scheme.DOI,
-    "pmid": Scheme.PMID,
-    "pmcid": Scheme.PMCID,
-    "pmc": Scheme.PMCID,
-    "arxiv": Scheme.ARXIV,
-}
+# JATS pub-id-type -> citeledger scheme: the shared table, and PMC writes "pmc" too (others, e.g.
+# "publisher-id", are kept in ``extra``).
+_PUB_ID_SCHEMES: Final = {**ID_TYPE_SCHEMES, "pmc": Scheme.PMCID}
 _ORCID_RE: Final = re.compile(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])")
 
 
@@ -102,11 +97,7 @@ def _reference(
     else:
         # A book or report: <source> is the cited work's own title.
         title, venue = source, None
-    ids, bad = split_ids(
-        asserted_id(flat_text(el), _PUB_ID_SCHEMES[t])
-        for el in descendants(structured, "pub-id")
-        if (t := (el.get("pub-id-type") or "").lower()) in _PUB_ID_SCHEMES
-    )
+    ids, bad = typed_ids(descendants(structured, "pub-id"), "pub-id-type", _PUB_ID_SCHEMES)
     extra: list[tuple[str, str]] = []
     if label:
         extra.append(("label", label))
@@ -245,11 +236,7 @@ def parse_jats_paper(body: bytes) -> Paper | None:
     meta = kid(front, "article-meta")
     if meta is None:
         return None
-    ids, _ = split_ids(
-        asserted_id(flat_text(el), _PUB_ID_SCHEMES[t])
-        for el in kids(meta, "article-id")
-        if (t := (el.get("pub-id-type") or "").lower()) in _PUB_ID_SCHEMES
-    )
+    ids, _ = typed_ids(kids(meta, "article-id"), "pub-id-type", _PUB_ID_SCHEMES)
     authors: list[Author] = []
     for group in kids(meta, "contrib-group"):
         for contrib in kids(group, "contrib"):

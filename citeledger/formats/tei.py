@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from citeledger.formats._xml import (
-    asserted_id,
+    ID_TYPE_SCHEMES,
     descendants,
     flat_text,
     has_ancestor,
@@ -29,9 +29,8 @@ from citeledger.formats._xml import (
     kids,
     local_name,
     safe_xml,
-    split_ids,
+    typed_ids,
 )
-from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference
 
 if TYPE_CHECKING:
@@ -42,13 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["parse_tei_paper", "parse_tei_references"]
 
 _XML_ID: Final = "{http://www.w3.org/XML/1998/namespace}id"
-# GROBID idno types -> citeledger schemes (case-insensitive).
-_IDNO_SCHEMES: Final = {
-    "doi": Scheme.DOI,
-    "arxiv": Scheme.ARXIV,
-    "pmid": Scheme.PMID,
-    "pmcid": Scheme.PMCID,
-}
 _YEAR_RE: Final = re.compile(r"\d{4}")
 
 
@@ -90,11 +82,7 @@ def _year(imprint: etree._Element | None) -> str | None:
 
 
 def _identifiers(el: etree._Element) -> tuple[list[Identifier], list[MalformedFragment]]:
-    return split_ids(
-        asserted_id(flat_text(idno), _IDNO_SCHEMES[t])
-        for idno in descendants(el, "idno")
-        if (t := (idno.get("type") or "").lower()) in _IDNO_SCHEMES
-    )
+    return typed_ids(descendants(el, "idno"), "type", ID_TYPE_SCHEMES)
 
 
 def _reference(bibl: etree._Element, position: int) -> Reference:

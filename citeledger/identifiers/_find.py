@@ -146,6 +146,21 @@ class _Scanner:
             self.memo[key] = result
         return result
 
+    def take(
+        self,
+        kind: str,
+        candidate: str,
+        make: Callable[[str], Identifier],
+        span: tuple[int, int],
+        scheme: Scheme,
+    ) -> None:
+        """Keep ``make(candidate)``, or the fragment at ``span`` as malformed with the reason."""
+        result = self.attempt(kind, candidate, make)
+        if isinstance(result, InvalidIdentifier):
+            self.bad(*span, scheme, result.reason)
+        else:
+            self.add(result)
+
     def add(self, ident: Identifier) -> None:
         if ident not in self.seen:
             self.seen.add(ident)
@@ -249,11 +264,7 @@ class _Scanner:
         if candidate.endswith("/"):
             self.bad(frag_start, end, Scheme.DOI, "empty suffix after the '/'")
             return j
-        result = self.attempt("doi", candidate, normalize_doi)
-        if isinstance(result, InvalidIdentifier):
-            self.bad(frag_start, end, Scheme.DOI, result.reason)
-        else:
-            self.add(result)
+        self.take("doi", candidate, normalize_doi, (frag_start, end), Scheme.DOI)
         return j
 
     def scan_doi_label(self, start: int, end: int) -> int:
@@ -291,11 +302,7 @@ class _Scanner:
             return max(k, tok_end) if token else k
         end = k + len(token)
         # ".../pdf/2104.07857v2.pdf" keeps its ".pdf"; the normaliser handles it.
-        result = self.attempt("arxiv", token, normalize_arxiv)
-        if isinstance(result, InvalidIdentifier):
-            self.bad(frag_start, end, Scheme.ARXIV, result.reason)
-        else:
-            self.add(result)
+        self.take("arxiv", token, normalize_arxiv, (frag_start, end), Scheme.ARXIV)
         return tok_end
 
     def scan_arxiv_label(self, start: int, end: int) -> int:
@@ -328,11 +335,9 @@ class _Scanner:
             if colon:
                 self.bad(start, self.token_end(k), scheme, f"'{text[start:end]}:' without a number")
             return k
-        result = self.attempt(scheme.value, text[k:j], partial(parse_identifier, scheme=scheme))
-        if isinstance(result, InvalidIdentifier):
-            self.bad(start, j, scheme, result.reason)
-        else:
-            self.add(result)
+        self.take(
+            scheme.value, text[k:j], partial(parse_identifier, scheme=scheme), (start, j), scheme
+        )
         return j
 
     def scan_url(self, start: int, floor: int) -> int:

@@ -82,34 +82,6 @@ def _canonical_validator(
     return check
 
 
-def _doi_check(value: str) -> str:
-    return _doi_value(value)
-
-
-def _arxiv_check(value: str) -> str:
-    return _arxiv_value(value)
-
-
-def _pmid_check(value: str) -> str:
-    return _pmid_value(value)
-
-
-def _pmcid_check(value: str) -> str:
-    return _pmcid_value(value)
-
-
-def _openalex_check(value: str) -> str:
-    return _openalex_value(value)
-
-
-def _s2_check(value: str) -> str:
-    return _s2_value(value)
-
-
-def _corpusid_check(value: str) -> str:
-    return _corpusid_value(value)
-
-
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class DOI(_IdentifierBase):
     """A Digital Object Identifier, canonically lower-case ``10.<registrant>/<suffix>``.
@@ -129,7 +101,7 @@ class DOI(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.DOI
-    value: str = attrs.field(validator=_canonical_validator(Scheme.DOI, _doi_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.DOI, _doi_value))
 
     @property
     def prefix(self) -> str:
@@ -180,7 +152,7 @@ class ArxivId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.ARXIV
-    value: str = attrs.field(validator=_canonical_validator(Scheme.ARXIV, _arxiv_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.ARXIV, _arxiv_value))
 
     @property
     def base(self) -> str:
@@ -237,7 +209,7 @@ class PMID(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.PMID
-    value: str = attrs.field(validator=_canonical_validator(Scheme.PMID, _pmid_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.PMID, _pmid_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -248,7 +220,7 @@ class PMCID(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.PMCID
-    value: str = attrs.field(validator=_canonical_validator(Scheme.PMCID, _pmcid_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.PMCID, _pmcid_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -262,7 +234,7 @@ class OpenAlexId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.OPENALEX
-    value: str = attrs.field(validator=_canonical_validator(Scheme.OPENALEX, _openalex_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.OPENALEX, _openalex_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -273,7 +245,7 @@ class S2PaperId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.S2
-    value: str = attrs.field(validator=_canonical_validator(Scheme.S2, _s2_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.S2, _s2_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -284,7 +256,7 @@ class CorpusId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.CORPUSID
-    value: str = attrs.field(validator=_canonical_validator(Scheme.CORPUSID, _corpusid_check))
+    value: str = attrs.field(validator=_canonical_validator(Scheme.CORPUSID, _corpusid_value))
 
 
 Identifier: TypeAlias = DOI | ArxivId | PMID | PMCID | OpenAlexId | S2PaperId | CorpusId

@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from citeledger import identifiers as ids
 from citeledger.errors import InvalidIdentifier
-from citeledger.identifiers import (
-    ARXIV_ARCHIVES,
-    DOI,
-    PMCID,
-    PMID,
-    ArxivId,
-    CorpusId,
-    Identifier,
-    OpenAlexId,
-    S2PaperId,
-)
 
 __all__ = [
     "arxiv_ids",
@@ -48,7 +38,7 @@ def _valid_doi(value: str) -> bool:
     if "</" in value or "http://" in value or "https://" in value:
         return False
     try:
-        DOI(value)
+        ids.DOI(value)
     except InvalidIdentifier:
         return False
     return True
@@ -65,9 +55,9 @@ def _doi_values(draw: st.DrawFn, *, max_suffix_size: int) -> str:
     return f"10.{registrant}/{first}{middle}{last}"
 
 
-def dois(*, max_suffix_size: int = 30, arxiv: bool = True) -> st.SearchStrategy[DOI]:
+def dois(*, max_suffix_size: int = 30, arxiv: bool = True) -> st.SearchStrategy[ids.DOI]:
     """Valid canonical DOIs; with ``arxiv`` some are arXiv DataCite DOIs (10.48550/arxiv.…)."""
-    plain = _doi_values(max_suffix_size=max_suffix_size).filter(_valid_doi).map(DOI)
+    plain = _doi_values(max_suffix_size=max_suffix_size).filter(_valid_doi).map(ids.DOI)
     if not arxiv:
         return plain
     return st.one_of(plain, arxiv_ids(versioned=False).map(lambda a: a.as_doi()))
@@ -83,7 +73,7 @@ def _new_style(draw: st.DrawFn, versioned: bool | None) -> str:
 
 @st.composite
 def _old_style(draw: st.DrawFn, versioned: bool | None) -> str:
-    archive = draw(st.sampled_from(sorted(ARXIV_ARCHIVES)))
+    archive = draw(st.sampled_from(sorted(ids.ARXIV_ARCHIVES)))
     if archive in {"math", "cs"} and draw(st.booleans()):
         archive += "." + draw(st.sampled_from(_SUBJECTS))
     year = draw(st.integers(1991, 2007))
@@ -102,39 +92,39 @@ def _version(draw: st.DrawFn, versioned: bool | None) -> str:
 
 def arxiv_ids(
     *, old_style: bool = True, versioned: bool | None = None
-) -> st.SearchStrategy[ArxivId]:
+) -> st.SearchStrategy[ids.ArxivId]:
     """Valid arXiv ids; ``versioned`` None mixes both, True/False forces a version or none."""
     new = _new_style(versioned)
     values = st.one_of(new, _old_style(versioned)) if old_style else new
-    return values.map(ArxivId)
+    return values.map(ids.ArxivId)
 
 
-def pmids() -> st.SearchStrategy[PMID]:
+def pmids() -> st.SearchStrategy[ids.PMID]:
     """Valid PubMed ids."""
-    return st.integers(1, 99_999_999).map(lambda n: PMID(str(n)))
+    return st.integers(1, 99_999_999).map(lambda n: ids.PMID(str(n)))
 
 
-def pmcids() -> st.SearchStrategy[PMCID]:
+def pmcids() -> st.SearchStrategy[ids.PMCID]:
     """Valid PubMed Central ids (``PMC…``)."""
-    return st.integers(1, 99_999_999).map(lambda n: PMCID(f"PMC{n}"))
+    return st.integers(1, 99_999_999).map(lambda n: ids.PMCID(f"PMC{n}"))
 
 
-def openalex_ids() -> st.SearchStrategy[OpenAlexId]:
+def openalex_ids() -> st.SearchStrategy[ids.OpenAlexId]:
     """Valid OpenAlex work ids (``W…``)."""
-    return st.integers(1, 10**11).map(lambda n: OpenAlexId(f"W{n}"))
+    return st.integers(1, 10**11).map(lambda n: ids.OpenAlexId(f"W{n}"))
 
 
-def s2_ids() -> st.SearchStrategy[S2PaperId]:
+def s2_ids() -> st.SearchStrategy[ids.S2PaperId]:
     """Valid Semantic Scholar paper ids (40 lower-case hex digits)."""
-    return st.text(alphabet="0123456789abcdef", min_size=40, max_size=40).map(S2PaperId)
+    return st.text(alphabet="0123456789abcdef", min_size=40, max_size=40).map(ids.S2PaperId)
 
 
-def corpus_ids() -> st.SearchStrategy[CorpusId]:
+def corpus_ids() -> st.SearchStrategy[ids.CorpusId]:
     """Valid Semantic Scholar CorpusIds."""
-    return st.integers(1, 10**10).map(lambda n: CorpusId(str(n)))
+    return st.integers(1, 10**10).map(lambda n: ids.CorpusId(str(n)))
 
 
-def identifiers() -> st.SearchStrategy[Identifier]:
+def identifiers() -> st.SearchStrategy[ids.Identifier]:
     """Any valid identifier of any scheme."""
     return st.one_of(dois(), arxiv_ids(), pmids(), pmcids(), openalex_ids(), s2_ids(), corpus_ids())
 

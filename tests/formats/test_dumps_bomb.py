@@ -24,14 +24,16 @@ if TYPE_CHECKING:
 MIB = 1024 * 1024
 
 
-def bomb(path: Path, *, chunk: bytes, repeats: int) -> Path:
-    """A gzip file of ``repeats`` identical members: ``len(chunk) * repeats`` bytes expanded.
+def bomb(path: Path, *, chunk: bytes, repeats: int, head: bytes = b"") -> Path:
+    """A gzip file of ``head`` then ``repeats`` identical members: ``len(chunk) * repeats`` bytes.
 
     Concatenated gzip members are one valid gzip stream (RFC 1952), so a 2 GiB bomb is written
     from one 1 MiB compression, in a fraction of a second.
     """
     member = gzip.compress(chunk, compresslevel=9)
     with path.open("wb") as fh:
+        if head:
+            fh.write(gzip.compress(head, compresslevel=9))
         for _ in range(repeats):
             fh.write(member)
     return path
@@ -114,35 +116,40 @@ def test_lines_bomb_stops_at_max_bytes(lines_2gib: Path) -> None:
     assert peak < 16 * MIB
 
 
-def test_crossref_items_bomb(tmp_path: Path) -> None:
-    # One endless string inside "items": the incremental JSON reader must give up early.
-    head = gzip.compress(b'{"items": [{"title": "', compresslevel=9)
-    body = gzip.compress(b"a" * MIB, compresslevel=9)
-    path = tmp_path / "0.json.gz"
-    with path.open("wb") as fh:
-        fh.write(head)
-        for _ in range(2048):
-            fh.write(body)
-    error, _, peak = measure(
-        lambda: drain(dumps.iter_crossref_items(path, max_record_bytes=4 * MIB))
-    )
-    assert "longer than max_record_bytes" in str(error)
-    assert peak < 64 * MIB
-
-
-def test_csv_bomb(tmp_path: Path) -> None:
-    header = gzip.compress(b"id,citing,cited,creation,timespan,journal_sc,author_sc\n")
-    body = gzip.compress(b"x" * MIB, compresslevel=9)
-    path = tmp_path / "dump.csv.gz"
-    with path.open("wb") as fh:
-        fh.write(header)
-        for _ in range(2048):
-            fh.write(body)
-    error, _, peak = measure(
-        lambda: drain(dumps.iter_opencitations_csv(path, max_record_bytes=2 * MIB))
-    )
-    assert "max_record_bytes" in str(error)
-    assert peak < 64 * MIB  # the 2 MiB cap and its buffers, not the 2 GiB stream
+@pytest.mark.parametrize(
+    ("name", "head", "filler", "read", "message"),
+    [
+        # One endless string inside "items": the incremental JSON reader must give up early.
+        (
+            "0.json.gz",
+            b'{"items": [{"title": "',
+            b"a",
+            lambda path: dumps.iter_crossref_items(path, max_record_bytes=4 * MIB),
+            "longer than max_record_bytes",
+        ),
+        # One endless CSV field.
+        (
+            "dump.csv.gz",
+            b"id,citing,cited,creation,timespan,journal_sc,author_sc\n",
+            b"x",
+            lambda path: dumps.iter_opencitations_csv(path, max_record_bytes=2 * MIB),
+            "max_record_bytes",
+        ),
+    ],
+    ids=["crossref_items", "csv"],
+)
+def test_one_endless_record_is_cut_at_max_record_bytes(
+    tmp_path: Path,
+    name: str,
+    head: bytes,
+    filler: bytes,
+    read: Callable[[Path], Iterator[object]],
+    message: str,
+) -> None:
+    path = bomb(tmp_path / name, head=head, chunk=filler * MIB, repeats=2048)
+    error, _, peak = measure(lambda: drain(read(path)))
+    assert message in str(error)
+    assert peak < 64 * MIB  # the record cap and its buffers, not the 2 GiB stream
 
 
 @pytest.mark.slow

@@ -36,6 +36,7 @@ from citeledger.sources import semanticscholar as s2
 from citeledger.sources._common import decode_json, load_json
 from citeledger.sources._paging import PageGuard, PageStop
 from citeledger.sources._transport import Response
+from citeledger.testing._hostile import HEX_REFERENCE_JATS
 
 # --------------------------------------------------------------------------- the pager guard
 
@@ -87,14 +88,7 @@ def test_hexadecimal_character_references_decode_in_identifiers() -> None:
 
 
 def test_a_jats_reference_with_a_hex_character_reference_keeps_the_document() -> None:
-    doc = (
-        b"<article><back><ref-list>"
-        b'<ref id="r1"><mixed-citation>One. <pub-id pub-id-type="doi">10.1234/a&amp;#x41;'
-        b"</pub-id></mixed-citation></ref>"
-        b'<ref id="r2"><mixed-citation>Two.</mixed-citation></ref>'
-        b"</ref-list></back></article>"
-    )
-    refs = jats.parse_jats_references(doc)
+    refs = jats.parse_jats_references(HEX_REFERENCE_JATS)
     assert len(refs) == 2
 
 

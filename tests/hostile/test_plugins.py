@@ -179,6 +179,19 @@ def test_references_as_a_string_is_one_error_not_one_entry_per_character() -> No
     assert report(rec, "plugin", "references").error_type == "WrongType"
 
 
+def build_then_release(
+    release: threading.Event, sources: list[Any], *, deadline: float
+) -> tuple[cl.CitationRecord, float]:
+    """Build with ``source_deadline=deadline``, then set ``release`` so no hung call outlives
+    the test; the record and the seconds the build took."""
+    try:
+        start = time.monotonic()
+        rec = cl.build_record(PID, sources, now=NOW, source_deadline=deadline)
+        return rec, time.monotonic() - start
+    finally:
+        release.set()
+
+
 def test_a_source_that_never_returns_is_abandoned_at_the_deadline() -> None:
     release = threading.Event()
 
@@ -186,12 +199,7 @@ def test_a_source_that_never_returns_is_abandoned_at_the_deadline() -> None:
         release.wait(30)
         return GOOD
 
-    try:
-        start = time.monotonic()
-        rec = cl.build_record(PID, [Plugin(citations=hang), good()], now=NOW, source_deadline=0.3)
-        took = time.monotonic() - start
-    finally:
-        release.set()
+    rec, took = build_then_release(release, [Plugin(citations=hang), good()], deadline=0.3)
     assert took < 3
     assert len(rec.inbound) == 2
     r = report(rec, "plugin", "citations")
@@ -207,14 +215,9 @@ def test_a_listing_that_hangs_after_its_first_page_keeps_that_page() -> None:
         release.wait(30)
         yield [obs(42, "plugin")], 10
 
-    try:
-        start = time.monotonic()
-        rec = cl.build_record(
-            PID, [Plugin(citations=lambda: Paged(pages()))], now=NOW, source_deadline=0.3
-        )
-        took = time.monotonic() - start
-    finally:
-        release.set()
+    rec, took = build_then_release(
+        release, [Plugin(citations=lambda: Paged(pages()))], deadline=0.3
+    )
     assert took < 3
     assert len(rec.inbound) == 2
     r = report(rec, "plugin", "citations")
@@ -228,12 +231,7 @@ def test_every_facet_hanging_is_bounded_per_call() -> None:
         release.wait(30)
 
     plugin = Plugin(paper=hang, references=hang, citations=hang, citation_counts=hang)
-    try:
-        start = time.monotonic()
-        rec = cl.build_record(PID, [plugin, good()], now=NOW, source_deadline=0.2)
-        took = time.monotonic() - start
-    finally:
-        release.set()
+    rec, took = build_then_release(release, [plugin, good()], deadline=0.2)
     assert took < 4  # four calls, each abandoned at 0.2 s
     timed_out = {r.capability for r in rec.reports if r.error_type == "DeadlineExceeded"}
     assert {"paper", "references", "citations", "citation_counts"} <= timed_out

@@ -30,37 +30,20 @@ from citeledger.sources._paging import PageBounds, PageStop
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
-    RetryPolicy,
     _strip_credentials,
     parse_retry_after,
 )
 from citeledger.sources.crossref import CrossrefSource
-from tests.hostile.conftest import FaultServer, drip_headers, reply
+from citeledger.testing._hostile import (
+    FaultServer,
+    crossref_page,
+    drip_body,
+    drip_headers,
+    fast,
+    reply,
+)
 
 SECRET = "sk-hostile-0123456789"
-
-
-def fast(**options: Any) -> RetryPolicy:
-    """A policy with short deadlines and no backoff, so faults are cheap to test."""
-    base: dict[str, Any] = {
-        "max_attempts": 2,
-        "backoff_base": 0.0,
-        "jitter": False,
-        "connect_timeout": 1.0,
-        "read_timeout": 1.0,
-        "attempt_deadline": 1.0,
-        "call_deadline": 3.0,
-    }
-    base.update(options)
-    return RetryPolicy(**base)
-
-
-def crossref_page(n: int, start: int, cursor: str, total: int | None) -> bytes:
-    items = [{"DOI": f"10.1000/w{start + i}", "title": [f"Work {start + i}"]} for i in range(n)]
-    message: dict[str, Any] = {"items": items, "next-cursor": cursor}
-    if total is not None:
-        message["total-results"] = total
-    return json.dumps({"status": "ok", "message-type": "work-list", "message": message}).encode()
 
 
 # --------------------------------------------------------------------------- paging
@@ -122,16 +105,7 @@ def test_the_page_bound_stops_an_endless_listing_of_new_items(fault_server: Faul
 
 
 def test_a_drip_is_cut_off_by_the_attempt_deadline(fault_server: FaultServer) -> None:
-    def drip(h: BaseHTTPRequestHandler) -> None:
-        h.send_response(200)
-        h.send_header("Content-Length", "100")
-        h.end_headers()
-        for _ in range(100):
-            h.wfile.write(b"x")
-            h.wfile.flush()
-            time.sleep(0.1)
-
-    fault_server.routes["/drip"] = drip
+    fault_server.routes["/drip"] = drip_body
     transport = RequestsTransport(policy=fast(attempt_deadline=0.5, call_deadline=5.0))
     started = time.monotonic()
     with pytest.raises(DeadlineExceeded) as info:
@@ -143,16 +117,7 @@ def test_a_drip_is_cut_off_by_the_attempt_deadline(fault_server: FaultServer) ->
 
 
 def test_the_call_deadline_bounds_every_attempt_together(fault_server: FaultServer) -> None:
-    def drip(h: BaseHTTPRequestHandler) -> None:
-        h.send_response(200)
-        h.send_header("Content-Length", "100")
-        h.end_headers()
-        for _ in range(100):
-            h.wfile.write(b"x")
-            h.wfile.flush()
-            time.sleep(0.1)
-
-    fault_server.routes["/drip"] = drip
+    fault_server.routes["/drip"] = drip_body
     policy = fast(max_attempts=10, attempt_deadline=5.0, call_deadline=0.6)
     started = time.monotonic()
     with pytest.raises(DeadlineExceeded, match="call deadline"):

@@ -443,26 +443,35 @@ def _bad(text: str) -> list[tuple[str, str]]:
     return [(f.text, f.reason) for f in find_identifiers(text).malformed]
 
 
-def test_find_typical_reference_strings() -> None:
-    assert _ids(
-        "Levine S, Smith AL (1971) Discuss Faraday Soc 52:290 doi: 10.1039/df9715200290"
-    ) == ["doi:10.1039/df9715200290"]
-    assert _ids("Vet Parasitol. 1995, 58: 353-356. 10.1016/0304-4017(94)00727-T.") == [
-        "doi:10.1016/0304-4017(94)00727-t"
-    ]
-    assert _ids("Phys. Lett. B 707 (2012) 512 [\narXiv:1112.3007\n\n] [\nINSPIRE\n\n].") == [
-        "arxiv:1112.3007"
-    ]
-    assert _ids("arXiv preprint arXiv:2104.07857v2 [cs.LG], 2021.") == ["arxiv:2104.07857v2"]
-    assert _ids(
-        "Psychology and Marketing, 20(2), 123–138. \nhttps://doi.org/10.1002/mar.10063\n\n."
-    ) == ["doi:10.1002/mar.10063"]
-    assert _ids("(2011) 311–336. doi:\n10.1109/SURV.2011.032211.00087\n\n.") == [
-        "doi:10.1109/surv.2011.032211.00087"
-    ]
-    assert _ids("Science 300, 1536. (doi:10.1126/science.1082244)") == [
-        "doi:10.1126/science.1082244"
-    ]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Levine S, Smith AL (1971) Discuss Faraday Soc 52:290 doi: 10.1039/df9715200290",
+            "doi:10.1039/df9715200290",
+        ),
+        (
+            "Vet Parasitol. 1995, 58: 353-356. 10.1016/0304-4017(94)00727-T.",
+            "doi:10.1016/0304-4017(94)00727-t",
+        ),
+        (
+            "Phys. Lett. B 707 (2012) 512 [\narXiv:1112.3007\n\n] [\nINSPIRE\n\n].",
+            "arxiv:1112.3007",
+        ),
+        ("arXiv preprint arXiv:2104.07857v2 [cs.LG], 2021.", "arxiv:2104.07857v2"),
+        (
+            "Psychology and Marketing, 20(2), 123–138. \nhttps://doi.org/10.1002/mar.10063\n\n.",
+            "doi:10.1002/mar.10063",
+        ),
+        (
+            "(2011) 311–336. doi:\n10.1109/SURV.2011.032211.00087\n\n.",
+            "doi:10.1109/surv.2011.032211.00087",
+        ),
+        ("Science 300, 1536. (doi:10.1126/science.1082244)", "doi:10.1126/science.1082244"),
+    ],
+)
+def test_find_typical_reference_strings(text: str, expected: str) -> None:
+    assert _ids(text) == [expected]
 
 
 def test_find_all_schemes_in_order_deduplicated() -> None:

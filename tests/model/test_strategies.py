@@ -33,7 +33,7 @@ from citeledger.model import (
     WorkType,
     utc,
 )
-from citeledger.testing import _hypothesis_plugin, strategies
+from citeledger.testing import _hypothesis_plugin, _vocab, _works, strategies
 from citeledger.testing import strategies as cst
 
 _FOLD = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ı": "i", "ß": "ss"})
@@ -134,8 +134,8 @@ def test_strategies_module_exports() -> None:
         assert callable(getattr(strategies, name)), name
     for name in ("dois", "arxiv_ids", "identifiers", "malformed_identifier_strings", "papers"):
         assert name in strategies.__all__
-    assert len(strategies._TITLE_WORDS) >= 300
-    assert len(set(strategies._TITLE_WORDS)) == len(strategies._TITLE_WORDS)
+    assert len(_vocab._TITLE_WORDS) >= 300
+    assert len(set(_vocab._TITLE_WORDS)) == len(_vocab._TITLE_WORDS)
 
 
 # ----------------------------------------------------------------------------- options
@@ -146,7 +146,7 @@ def test_strategies_module_exports() -> None:
 def test_papers_options_with_identifiers(paper: Paper) -> None:
     assert paper.identifiers
     assert 1 <= len(paper.authors) <= 2
-    content = [w for w in (paper.title or "").split() if w.lower() not in strategies._STOPWORDS]
+    content = [w for w in (paper.title or "").split() if w.lower() not in _vocab._STOPWORDS]
     assert 5 <= len(content) <= 6
     if paper.date is not None:
         assert paper.date.year == paper.year
@@ -210,7 +210,7 @@ def test_authors_options(author: Author) -> None:
 
 def test_orcid_checksum_matches_orcids_documented_example() -> None:
     # ORCID's own example iD (support.orcid.org: "structure of the ORCID identifier").
-    assert strategies._orcid_checksum("000000021825009") == "7"
+    assert _works._orcid_checksum("000000021825009") == "7"
     assert _orcid_ok("0000-0002-1825-0097")
     assert not _orcid_ok("0000-0002-1825-0098")
 
