@@ -37,7 +37,7 @@ from citeledger.sources._protocols import (
 from citeledger.sources._transport import Transport
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from citeledger.identifiers import Identifier
     from citeledger.model import Paper, Reference
@@ -279,6 +279,22 @@ def _type_label(value: object) -> str:
 def _not_found(exc: SourceError) -> bool:
     """A 404 or a :class:`~citeledger.errors.NotFoundError`: the source does not know the work."""
     return isinstance(exc, NotFoundError) or getattr(exc, "status", None) == 404
+
+
+def _wrong_item(source: str, what: str, index: int, item: object) -> UnreadableItem:
+    """An item of the wrong type in a source's answer (a str where an observation belongs)."""
+    got = "None" if item is None else f"a {type(item).__name__}"
+    return UnreadableItem.of(source, what, index, f"{got}, not a {what}", item)
+
+
+def _wrong_items(
+    source: str, what: str, items: Sequence[object], kind: type
+) -> tuple[UnreadableItem, ...]:
+    return tuple(
+        _wrong_item(source, what, i, item)
+        for i, item in enumerate(items)
+        if not isinstance(item, kind)
+    )
 
 
 def _with_memo_transport(src: Source) -> Source:
