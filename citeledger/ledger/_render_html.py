@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from citeledger.ledger._parts import _z
 from citeledger.ledger._render_page import (
     _as_of,
     _citing_total,
@@ -21,7 +22,7 @@ from citeledger.ledger._render_page import (
     _short_date,
     _source_flags,
 )
-from citeledger.ledger.record import ITEMIZED, _z
+from citeledger.ledger.record import ITEMIZED
 
 if TYPE_CHECKING:
     import datetime as dt

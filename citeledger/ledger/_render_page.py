@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from citeledger.ledger.record import ITEMIZED, PRINCIPLE, CitingSort, _z
+from citeledger.ledger._parts import _z
+from citeledger.ledger.record import ITEMIZED, PRINCIPLE, CitingSort
 from citeledger.model import CheckStatus, Facet
 
 if TYPE_CHECKING:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from citeledger.ledger._parts import _z
 from citeledger.ledger._render_page import (
     _as_of,
     _entry_line,
@@ -21,7 +22,7 @@ from citeledger.ledger._render_page import (
     _resolution_line,
     _source_flags,
 )
-from citeledger.ledger.record import PRINCIPLE, _z
+from citeledger.ledger.record import PRINCIPLE
 from citeledger.model import Coverage, CoverageState, Facet, ResolutionState
 
 if TYPE_CHECKING:
