@@ -1,6 +1,7 @@
 """The paper citation record's values: :class:`CitationRecord` and its small parts.
 
-Pure values (frozen attrs classes) with their lookups and renderings; building a record is
+Pure values (frozen attrs classes) with their lookups and renderings; the small parts are
+defined in ``_parts.py`` and exported from here. Building a record is
 :mod:`citeledger.ledger.build`'s job. A citation records a reference. It does not transfer a
 finding from one paper to another.
 
@@ -19,10 +20,11 @@ from citeledger import frames
 from citeledger._text import key_text
 from citeledger.errors import CiteledgerError, DeserializationError, InvalidIdentifier
 from citeledger.identifiers import ArxivId, Identifier, Scheme, parse_identifier, work_key
+from citeledger.ledger import _parts
+from citeledger.ledger._parts import *  # noqa: F403 - the small parts, exported from here too
 from citeledger.ledger._parts import (
     ITEMIZED,
     CitingSort,
-    Claim,
     Disagreement,
     ObservationNotice,
     Outcome,
@@ -60,24 +62,8 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-__all__ = [
-    "ITEMIZED",
-    "LINK_UNAVAILABLE",
-    "PRINCIPLE",
-    "SCHEMA",
-    "CitationRecord",
-    "CitingSort",
-    "Claim",
-    "Disagreement",
-    "ObservationNotice",
-    "Outcome",
-    "Reconciliation",
-    "RecordStatus",
-    "SourceIdentity",
-    "SourceReport",
-    "StateCount",
-    "WorkNotices",
-]
+__all__ = ["LINK_UNAVAILABLE", "PRINCIPLE", "SCHEMA", "CitationRecord"]
+__all__ += _parts.__all__  # the small parts, defined in _parts.py and exported from here
 
 #: The schema tag of the record's JSON form.
 SCHEMA = "citeledger.paper-citation-record.v1"
