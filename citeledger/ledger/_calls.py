@@ -335,13 +335,9 @@ class _SourceCandidates:
         key = f"id:{work_key(ident)}"
         if key not in self._seen:
             src = self._src
+            fn = src.paper if isinstance(src, PaperSource) else None
             ok, paper, _ = self._caller.call(
-                src,
-                Capability.PAPER,
-                "paper",
-                src.paper if isinstance(src, PaperSource) else None,
-                ident,
-                subject=str(ident),
+                src, Capability.PAPER, "paper", fn, ident, subject=str(ident)
             )
             self._seen[key] = [paper] if ok and paper is not None else []
         return self._seen[key]
@@ -353,14 +349,9 @@ class _SourceCandidates:
         if key not in self._seen:
             subject = ref.title[:60]
             src = self._src
+            fn = src.search if isinstance(src, SearchSource) else None
             ok, found, _ = self._caller.call(
-                src,
-                Capability.SEARCH,
-                "search",
-                src.search if isinstance(src, SearchSource) else None,
-                ref,
-                limit=limit,
-                subject=subject,
+                src, Capability.SEARCH, "search", fn, ref, limit=limit, subject=subject
             )
             self._seen[key] = list(found or []) if ok else []
             unread = _search_skipped(found) if ok else ()

@@ -18,7 +18,7 @@ what was measured, and :attr:`CitationRecord.reports` keeps every source call's 
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from attrs import frozen
@@ -389,33 +389,34 @@ def _page_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _
     cited_by_year: list[CitedByYear] = []
     profiles: list[AreaProfile] = []
     profiled: set[str] = set()
+
+    def ask(src: Source, method: str, fn: Callable[..., Any], kind: type, label: str) -> Any:
+        """The answer when the source gave one of ``kind`` (else reported wrong), or None."""
+        ok, got, _ = caller.call(src, None, method, fn, ident)
+        if ok and got is not None and not isinstance(got, kind):
+            caller.wrong_type(src, method, got, label, None)
+            return None
+        return got if ok else None
+
     for src in srcs:
         if isinstance(src, ObservationIdSource):
-            ok, ids, _ = caller.call(src, None, "observation_ids", src.observation_ids, ident)
-            if ok and ids is not None and not isinstance(ids, dict):
-                caller.wrong_type(src, "observation_ids", ids, "a dict", None)
-            elif ok and ids:
+            ids = ask(src, "observation_ids", src.observation_ids, dict, "a dict")
+            if ids:
                 source_ids.extend(
                     SourceIdentity(observation=k, source=src.name, source_id=v)
                     for k, v in ids.items()
                 )
         if isinstance(src, CitingCountsSource):
-            ok, by_key, _ = caller.call(src, None, "citing_counts", src.citing_counts, ident)
-            if ok and by_key is not None and not isinstance(by_key, dict):
-                caller.wrong_type(src, "citing_counts", by_key, "a dict", None)
-            elif ok and by_key:
+            by_key = ask(src, "citing_counts", src.citing_counts, dict, "a dict")
+            if by_key:
                 counts.extend(by_key.items())
         if isinstance(src, CitedByYearSource):
-            ok, series, _ = caller.call(src, None, "cited_by_year", src.cited_by_year, ident)
-            if ok and series is not None and not isinstance(series, CitedByYear):
-                caller.wrong_type(src, "cited_by_year", series, "a CitedByYear", None)
-            elif ok and series:
+            series = ask(src, "cited_by_year", src.cited_by_year, CitedByYear, "a CitedByYear")
+            if series:
                 cited_by_year.append(series)
         if isinstance(src, AreaProfileSource):
-            ok, profile, _ = caller.call(src, None, "area_profile", src.area_profile, ident)
-            if ok and profile is not None and not isinstance(profile, AreaProfile):
-                caller.wrong_type(src, "area_profile", profile, "an AreaProfile", None)
-            elif ok and profile:
+            profile = ask(src, "area_profile", src.area_profile, AreaProfile, "an AreaProfile")
+            if profile:
                 profiles.append(profile)
                 profiled.add(src.name)
     return _PagePhase(
