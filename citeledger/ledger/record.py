@@ -165,9 +165,7 @@ class CitationRecord:
         ident = _primary_identifier(self.paper, self.requested)
         if ident is None:
             return self.requested
-        if ident.scheme is Scheme.ARXIV:
-            return f"arXiv:{_arxiv_base(ident)}"
-        return str(ident)
+        return f"arXiv:{_arxiv_base(ident)}" if ident.scheme is Scheme.ARXIV else str(ident)
 
     @property
     def version_label(self) -> str:
