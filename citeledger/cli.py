@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import citeledger as cl
-from citeledger import exports
+from citeledger import exports, frames
 from citeledger._progress import progress_callback
 from citeledger.errors import DeserializationError
 from citeledger.formats.dumps import iter_crossref_items, iter_openalex_works
@@ -37,7 +37,7 @@ from citeledger.sources import RetryPolicy
 from citeledger.sources.sample import SampleSource
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 __all__ = [
     "DEFAULT_SOURCES",
@@ -143,7 +143,6 @@ class _UsageError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``citeledger`` (also what the docs page shows)."""
-    raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="citeledger",
         description=(
@@ -151,17 +150,18 @@ def build_parser() -> argparse.ArgumentParser:
             "resolver that never claims a match it cannot back."
         ),
         epilog=_EPILOG,
-        formatter_class=raw,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {cl.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    rec = sub.add_parser(
+    rec = _command(
+        sub,
         "record",
+        _run_record,
         help="build the citation record of one paper",
         description="Build the citation record of one paper and print (or write) it.",
         epilog=_RECORD_EPILOG.format(sources=", ".join(DEFAULT_SOURCES)),
-        formatter_class=raw,
     )
     rec.add_argument(
         "paper_id",
@@ -216,15 +216,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="output format (default %(default)s); bibtex, ris and csl-json export the citing "
         "papers",
     )
-    rec.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    rec.set_defaults(run=_run_record)
+    _output_option(rec)
 
-    res = sub.add_parser(
+    res = _command(
+        sub,
         "resolve",
+        _run_resolve,
         help="resolve a reference list against a catalog",
         description="Resolve references (one per line) against a catalog, in input order.",
         epilog=_RESOLVE_EPILOG,
-        formatter_class=raw,
     )
     res.add_argument("refs", metavar="REFS", help='the reference file ("-": standard input)')
     res.add_argument(
@@ -240,19 +240,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="how to read --catalog (default: %(default)s, by its first record)",
     )
     res.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
-    res.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    res.set_defaults(run=_run_resolve)
+    _output_option(res)
 
-    val = sub.add_parser(
+    val = _command(
+        sub,
         "validate",
+        _run_validate,
         help="check a record JSON file against the record's JSON Schema",
         description="Check a citation record JSON file.",
         epilog=_VALIDATE_EPILOG,
-        formatter_class=raw,
     )
     val.add_argument("file", metavar="FILE", help='the record\'s JSON ("-": standard input)')
-    val.set_defaults(run=_run_validate)
     return parser
+
+
+def _command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    *,
+    help: str,  # noqa: A002 - argparse's own keyword
+    description: str,
+    epilog: str,
+) -> argparse.ArgumentParser:
+    """One subcommand: its parser (epilog printed as written), run by ``run``."""
+    cmd = sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    cmd.set_defaults(run=run)
+    return cmd
+
+
+def _output_option(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -416,18 +440,9 @@ def _write(text: str, output: str | None) -> None:
 
 # ------------------------------------------------------------------------------------ resolve
 
-_REF_FIELDS = (
-    "raw",
-    "title",
-    "authors",
-    "year",
-    "venue",
-    "volume",
-    "issue",
-    "first_page",
-    "last_page",
-    "identifiers",
-)
+#: The reference fields a JSON line may give: the table's (frames.REFERENCE_FIELDS) but the
+#: position, which is the line's number, and the key.
+_REF_FIELDS = tuple(f for f in frames.REFERENCE_FIELDS if f not in {"position", "key"})
 
 
 def _reference(line: str, position: int) -> cl.Reference:

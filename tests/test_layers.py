@@ -181,8 +181,8 @@ def test_the_layer_test_sees_a_violation() -> None:
     assert "citeledger.ledger" in _graph()["citeledger.dask"]
     assert "citeledger.ledger" in _imports(dask, "citeledger.dask", (LAZY,))
     assert "citeledger.ledger" not in _imports(dask, "citeledger.dask", (TOP,))
-    record = PACKAGE / "ledger" / "_render.py"
-    assert "citeledger.page" in _imports(record, "citeledger.ledger._render", (TYPING,))
+    record = PACKAGE / "ledger" / "_render_page.py"
+    assert "citeledger.page" in _imports(record, "citeledger.ledger._render_page", (TYPING,))
 
 
 def _cycle(graph: dict[str, frozenset[str]]) -> list[str] | None:

@@ -7,52 +7,22 @@ not be measured and why; :attr:`CitationRecord.reports` keeps every source call'
 
 A citation records a reference. It does not transfer a finding from one paper to another.
 
-The package: :mod:`~citeledger.ledger.record` (the values, :data:`SCHEMA`),
-:mod:`~citeledger.ledger.build` (:func:`build_record` and its phases), and private helpers for
-source calls (``_calls``), citing works (``_citing``), coverage rows (``_coverage``), the
-renderings (``_render``) and the JSON Schema (``_schema``).
+The package: :mod:`~citeledger.ledger.record` (the values, :data:`SCHEMA`; the record's small
+parts are defined in ``_parts``), :mod:`~citeledger.ledger.build` (:func:`build_record` and its
+phases), and private helpers for source calls (``_calls``), listings of citing papers
+(``_listings``), notices (``_notices``), citing works (``_citing``), coverage rows
+(``_coverage``), the renderings (``_render`` and its ``_render_page``, ``_render_text``,
+``_render_html``) and the JSON Schema (``_schema``).
 
 .. versionadded:: 0.1.0
 .. versionchanged:: 0.2.0
    A package (was the module ``citeledger/ledger.py``); the public names are unchanged.
 """
 
+from citeledger.ledger import record
+from citeledger.ledger._parts import *  # noqa: F403 - the record's small parts
 from citeledger.ledger.build import build_record
-from citeledger.ledger.record import (
-    ITEMIZED,
-    LINK_UNAVAILABLE,
-    PRINCIPLE,
-    SCHEMA,
-    CitationRecord,
-    CitingSort,
-    Claim,
-    Disagreement,
-    ObservationNotice,
-    Outcome,
-    Reconciliation,
-    RecordStatus,
-    SourceIdentity,
-    SourceReport,
-    StateCount,
-    WorkNotices,
-)
+from citeledger.ledger.record import *  # noqa: F403 - the record's names, listed in record.__all__
 
-__all__ = [
-    "ITEMIZED",
-    "LINK_UNAVAILABLE",
-    "PRINCIPLE",
-    "SCHEMA",
-    "CitationRecord",
-    "CitingSort",
-    "Claim",
-    "Disagreement",
-    "ObservationNotice",
-    "Outcome",
-    "Reconciliation",
-    "RecordStatus",
-    "SourceIdentity",
-    "SourceReport",
-    "StateCount",
-    "WorkNotices",
-    "build_record",
-]
+__all__ = ["build_record"]
+__all__ += record.__all__

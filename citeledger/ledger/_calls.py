@@ -37,7 +37,7 @@ from citeledger.sources._protocols import (
 from citeledger.sources._transport import Transport
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from citeledger.identifiers import Identifier
     from citeledger.model import Paper, Reference
@@ -281,6 +281,22 @@ def _not_found(exc: SourceError) -> bool:
     return isinstance(exc, NotFoundError) or getattr(exc, "status", None) == 404
 
 
+def _wrong_item(source: str, what: str, index: int, item: object) -> UnreadableItem:
+    """An item of the wrong type in a source's answer (a str where an observation belongs)."""
+    got = "None" if item is None else f"a {type(item).__name__}"
+    return UnreadableItem.of(source, what, index, f"{got}, not a {what}", item)
+
+
+def _wrong_items(
+    source: str, what: str, items: Sequence[object], kind: type
+) -> tuple[UnreadableItem, ...]:
+    return tuple(
+        _wrong_item(source, what, i, item)
+        for i, item in enumerate(items)
+        if not isinstance(item, kind)
+    )
+
+
 def _with_memo_transport(src: Source) -> Source:
     """The source sending through a fresh per-build :class:`MemoTransport`, when it can."""
     if not isinstance(src, TransportBound) or not isinstance(src.transport, Transport):
@@ -319,13 +335,9 @@ class _SourceCandidates:
         key = f"id:{work_key(ident)}"
         if key not in self._seen:
             src = self._src
+            fn = src.paper if isinstance(src, PaperSource) else None
             ok, paper, _ = self._caller.call(
-                src,
-                Capability.PAPER,
-                "paper",
-                src.paper if isinstance(src, PaperSource) else None,
-                ident,
-                subject=str(ident),
+                src, Capability.PAPER, "paper", fn, ident, subject=str(ident)
             )
             self._seen[key] = [paper] if ok and paper is not None else []
         return self._seen[key]
@@ -337,14 +349,9 @@ class _SourceCandidates:
         if key not in self._seen:
             subject = ref.title[:60]
             src = self._src
+            fn = src.search if isinstance(src, SearchSource) else None
             ok, found, _ = self._caller.call(
-                src,
-                Capability.SEARCH,
-                "search",
-                src.search if isinstance(src, SearchSource) else None,
-                ref,
-                limit=limit,
-                subject=subject,
+                src, Capability.SEARCH, "search", fn, ref, limit=limit, subject=subject
             )
             self._seen[key] = list(found or []) if ok else []
             unread = _search_skipped(found) if ok else ()

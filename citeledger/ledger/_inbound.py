@@ -143,25 +143,6 @@ def check_entries(resolver: Resolver, refs: Iterable[Reference]) -> tuple[EntryO
     return tuple(out)
 
 
-def _check(
-    status: CheckStatus,
-    *,
-    source: str | None = None,
-    checked: dt.datetime | None = None,
-    entries: int | None = None,
-    not_checked: NotChecked | None = None,
-    reason: str | None = None,
-) -> InboundCheck:
-    return InboundCheck(
-        status=status,
-        source=source,
-        checked=checked,
-        entries=entries,
-        not_checked=not_checked,
-        reason=reason,
-    )
-
-
 @frozen(kw_only=True)
 class _Fetched:
     """What reading one citing work's reference list came to."""
@@ -179,13 +160,13 @@ def checked_observations(
 ) -> list[Observation]:
     """The observations one listed citation becomes once its citing work's list was read."""
     if fetched.refs is None:
-        check = _check(
-            CheckStatus.NOT_CHECKED, not_checked=fetched.not_checked, reason=fetched.reason
+        check = InboundCheck(
+            status=CheckStatus.NOT_CHECKED, not_checked=fetched.not_checked, reason=fetched.reason
         )
         # The listing's own reference number, if it gave one, is kept: it is the source's word.
         return [replace(obs, resolution=None, check=check)]
-    check = _check(
-        CheckStatus.CHECKED,
+    check = InboundCheck(
+        status=CheckStatus.CHECKED,
         source=fetched.source,
         checked=fetched.checked,
         entries=len(fetched.refs),
@@ -407,7 +388,7 @@ def check_phase(
             out.append(obs)
             continue
         if not enabled:
-            asserted = _check(CheckStatus.ASSERTED, source=obs.source)
+            asserted = InboundCheck(status=CheckStatus.ASSERTED, source=obs.source)
             out.append(replace(obs, check=asserted))
             continue
         rank = order.setdefault(obs.citing.key, len(order))

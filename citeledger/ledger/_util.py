@@ -19,9 +19,4 @@ def _unique(items: Iterable[T]) -> tuple[T, ...]:
 
 
 def _merge_names(groups: Iterable[Iterable[str]]) -> tuple[str, ...]:
-    out: list[str] = []
-    for g in groups:
-        for n in g:
-            if n not in out:
-                out.append(n)
-    return tuple(out)
+    return _unique(n for g in groups for n in g)

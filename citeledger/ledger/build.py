@@ -2,11 +2,13 @@
 
 :func:`build_record` composes any set of sources into one record for one paper. The build runs
 in phases, each a function returning a small frozen result: the paper (:func:`_paper_phase`),
-its references resolved (:func:`_outbound_phase`), who cites it (:func:`_inbound_phase`), each
-citing work's own reference list checked (:func:`citeledger.ledger._inbound.check_phase`), the
-paper-page facts sources offer (:func:`_page_phase`), distinct citing works
-(:func:`_citing_phase`), external measurements (:func:`_measurement_phase`), standing notices one
-hop out (:func:`_notice_phase`) and the coverage vector (:func:`_coverage_phase`). Sources that
+its references resolved (:func:`_outbound_phase`), who cites it
+(:func:`citeledger.ledger._listings._inbound_phase`), each citing work's own reference list
+checked (:func:`citeledger.ledger._inbound.check_phase`), the paper-page facts sources offer
+(:func:`_page_phase`), distinct citing works (:func:`_citing_phase`), external measurements
+(:func:`_measurement_phase`), standing notices one hop out
+(:func:`citeledger.ledger._notices._notice_phase`) and the coverage vector
+(:func:`_coverage_phase`). Sources that
 fail, lack a capability or stop paging early never abort the record: the coverage vector says
 what was measured, and :attr:`CitationRecord.reports` keeps every source call's outcome.
 
@@ -27,13 +29,10 @@ from citeledger.identifiers import Identifier, parse_identifier
 from citeledger.ledger._calls import (
     SOURCE_DEADLINE,
     _Caller,
-    _capabilities,
-    _error_text,
-    _error_type,
-    _not_found,
     _provenance,
     _SourceCandidates,
     _with_memo_transport,
+    _wrong_items,
 )
 from citeledger.ledger._citing import (
     _derived_area_profiles,
@@ -50,21 +49,19 @@ from citeledger.ledger._coverage import (
 from citeledger.ledger._disagreements import (
     _citing_count_disagreement,
     _measurement_disagreements,
-    _notice_disagreement,
     _paper_disagreements,
 )
 from citeledger.ledger._inbound import check_phase
-from citeledger.ledger._papers import _after, _best_identifier, _merge_papers, _retraction_date
+from citeledger.ledger._listings import _inbound_phase, _InboundPhase
+from citeledger.ledger._notices import _notice_phase, _NoticePhase
+from citeledger.ledger._papers import _merge_papers
 from citeledger.ledger.record import (
-    LINK_UNAVAILABLE,
     CitationRecord,
     Claim,
     Disagreement,
-    ObservationNotice,
     Outcome,
     SourceIdentity,
     SourceReport,
-    WorkNotices,
 )
 from citeledger.model import (
     Coverage,
@@ -72,32 +69,24 @@ from citeledger.model import (
     Direction,
     Facet,
     Measurement,
-    NoticeCheck,
-    NoticeStatus,
     Observation,
     Paper,
     Reference,
     utc,
 )
-from citeledger.page import AreaProfile, CitedByYear, CountedCitation
+from citeledger.page import AreaProfile, CitedByYear
 from citeledger.resolve import Resolver
 from citeledger.sources import (
     Capability,
-    Paged,
     Source,
     SourceRegistry,
-    UnreadableItem,
-    describe_unreadable,
     load_source,
 )
 from citeledger.sources._protocols import (
     AreaProfileSource,
-    CitationSource,
     CitedByYearSource,
     CitingCountsSource,
-    CountedCitationSource,
     CountSource,
-    EventSource,
     ObservationIdSource,
     PaperSource,
     ReferenceSource,
@@ -249,22 +238,6 @@ def _as_sources(sources: Iterable[Source | str] | SourceRegistry | Source | str)
     return out
 
 
-def _wrong_item(source: str, what: str, index: int, item: object) -> UnreadableItem:
-    """An item of the wrong type in a source's answer (a str where an observation belongs)."""
-    got = "None" if item is None else f"a {type(item).__name__}"
-    return UnreadableItem.of(source, what, index, f"{got}, not a {what}", item)
-
-
-def _wrong_items(
-    source: str, what: str, items: Sequence[object], kind: type
-) -> tuple[UnreadableItem, ...]:
-    return tuple(
-        _wrong_item(source, what, i, item)
-        for i, item in enumerate(items)
-        if not isinstance(item, kind)
-    )
-
-
 # ============================================================================ the phases
 
 
@@ -394,179 +367,6 @@ def _outbound_phase(
 
 
 @frozen(kw_only=True)
-class _Listing:
-    """One source's listing of citing papers, drained (up to the disclosed page cap)."""
-
-    observations: tuple[Observation, ...]
-    #: (citing work key, its own count) pairs that rode with the listing.
-    counts: tuple[tuple[str, Measurement], ...]
-    names: tuple[str, ...]
-    #: What there was to measure at this source, when it can be told.
-    total: int | None
-    announced: int | None
-    reasons: tuple[str, ...]
-
-
-def _listing(
-    src: Source,
-    ident: Identifier,
-    caller: _Caller,
-    *,
-    cap: int | None,
-) -> _Listing | None:
-    """Ask one source who cites the paper; None when it was not measured at all."""
-    # A source that offers each citing work's own count is asked for that listing instead.
-    fn: Callable[..., Any] | None
-    if isinstance(src, CountedCitationSource):
-        method, fn = "citations_with_counts", src.citations_with_counts
-    else:
-        method, fn = "citations", src.citations if isinstance(src, CitationSource) else None
-    ok, it, _ = caller.call(src, Capability.CITATIONS, method, fn, ident, memo=False)
-    if not ok:
-        return None
-    if it is None or isinstance(it, (str, bytes, dict)):
-        # "Nothing to list" is an empty listing; None is no answer, never "complete".
-        caller.wrong_type(src, "citations", it, "a listing of citing papers", None)
-        return None
-    raw, capped, error, complete = caller.drain(src, it, cap)
-    announced = it.total if isinstance(it, Paged) else None
-    if announced is not None and not isinstance(announced, int):
-        announced = None
-    unread = tuple(it.skipped) if isinstance(it, Paged) else ()
-    items: list[Observation] = []
-    counts: list[tuple[str, Measurement]] = []
-    wrong: list[UnreadableItem] = []
-    for i, item in enumerate(raw):
-        if isinstance(item, CountedCitation):
-            items.append(item.observation)
-            counts.extend((item.observation.citing.key, m) for m in item.cited_by)
-        elif isinstance(item, Observation):
-            items.append(item)
-        else:
-            wrong.append(_wrong_item(src.name, "citing-paper observation", i, item))
-    unread = (*unread, *wrong)
-    fetched = len(items)
-    if error is not None and fetched == 0:
-        # Nothing came before the failure: the listing was not measured at all. A 404 on the
-        # first page means the source does not know the work, not "partial, 0 received".
-        caller.reports.append(
-            SourceReport(
-                source=src.name,
-                capability="citations",
-                outcome=Outcome.NOT_FOUND if _not_found(error) else Outcome.ERROR,
-                error=_error_text(error),
-                error_type=_error_type(error),
-                unreadable=unread,
-            )
-        )
-        return None
-    # Unreadable items were sent, so they count toward what there is to measure.
-    sent = fetched + len(unread)
-    total = announced if announced is not None else (sent if complete and not capped else None)
-    if total is not None and total < sent:
-        total = sent
-    outcome = (
-        Outcome.OK if complete and error is None and not capped and not unread else Outcome.PARTIAL
-    )
-    caller.reports.append(
-        SourceReport(
-            source=src.name,
-            capability="citations",
-            outcome=outcome,
-            fetched=fetched,
-            total=announced,
-            capped=capped,
-            error=(_error_text(error) if error is not None else None),
-            error_type=(_error_type(error) if error is not None else None),
-            unreadable=unread,
-        )
-    )
-    reasons: list[str] = []
-    if unread:
-        reasons.append(
-            f"{src.name}: citing-paper items received but not itemized: "
-            + describe_unreadable(unread)
-        )
-    if capped:
-        reasons.append(f"{src.name}: stopped at the disclosed page cap of {cap:,}")
-    if error is not None:
-        reasons.append(
-            f"{src.name}: paging stopped after {fetched:,} by "
-            f"{_error_type(error)} ({_error_text(error)})"
-        )
-    elif not capped and announced is not None and sent < announced:
-        reasons.append(
-            f"{src.name} itemizes {fetched:,} of the {announced:,} citing papers it counts"
-        )
-    return _Listing(
-        observations=tuple(items),
-        counts=tuple(counts),
-        names=_provenance(src, ident, Capability.CITATIONS),
-        total=total,
-        announced=announced,
-        reasons=tuple(reasons),
-    )
-
-
-@frozen(kw_only=True)
-class _InboundPhase:
-    """Who cites the paper: every source's listing, the very same observation kept once."""
-
-    observations: tuple[Observation, ...]
-    names: tuple[tuple[str, ...], ...]
-    reasons: tuple[str, ...]
-    #: The sum of the sources' totals; None when one source's total cannot be told.
-    total: int | None
-    #: What each source announced (compared, never added, across sources).
-    announced: tuple[Claim, ...]
-    counts: tuple[tuple[str, Measurement], ...]
-
-
-def _inbound_phase(
-    ident: Identifier,
-    srcs: Sequence[Source],
-    caller: _Caller,
-    *,
-    cap: int | None,
-    built: dt.datetime,
-) -> _InboundPhase:
-    inbound: list[Observation] = []
-    seen: set[Observation] = set()
-    names: list[tuple[str, ...]] = []
-    reasons: list[str] = []
-    total: int | None = 0
-    announced: list[Claim] = []
-    counts: list[tuple[str, Measurement]] = []
-    for src in srcs:
-        listing = _listing(src, ident, caller, cap=cap)
-        if listing is None:
-            continue
-        counts.extend(listing.counts)
-        repeated = 0
-        for obs in listing.observations:
-            if obs in seen:
-                repeated += 1  # the very same observation again (paging overlap): kept once
-                continue
-            seen.add(obs)
-            inbound.append(obs)
-        names.append(listing.names)
-        if listing.announced is not None:
-            announced.append(Claim(source=src.name, value=f"{listing.announced:,}", observed=built))
-        total = None if total is None or listing.total is None else total + listing.total
-        reasons.extend(listing.reasons)
-        if repeated:
-            reasons.append(f"{src.name}: {repeated:,} repeated observations kept once")
-    return _InboundPhase(
-        observations=tuple(inbound),
-        names=tuple(names),
-        reasons=tuple(reasons),
-        total=total,
-        announced=tuple(announced),
-        counts=tuple(counts),
-    )
-
-
-@frozen(kw_only=True)
 class _PagePhase:
     """The paper-page facts sources offer beside their listings."""
 
@@ -589,33 +389,34 @@ def _page_phase(ident: Identifier, srcs: Sequence[Source], caller: _Caller) -> _
     cited_by_year: list[CitedByYear] = []
     profiles: list[AreaProfile] = []
     profiled: set[str] = set()
+
+    def ask(src: Source, method: str, fn: Callable[..., Any], kind: type, label: str) -> Any:
+        """The answer when the source gave one of ``kind`` (else reported wrong), or None."""
+        ok, got, _ = caller.call(src, None, method, fn, ident)
+        if ok and got is not None and not isinstance(got, kind):
+            caller.wrong_type(src, method, got, label, None)
+            return None
+        return got if ok else None
+
     for src in srcs:
         if isinstance(src, ObservationIdSource):
-            ok, ids, _ = caller.call(src, None, "observation_ids", src.observation_ids, ident)
-            if ok and ids is not None and not isinstance(ids, dict):
-                caller.wrong_type(src, "observation_ids", ids, "a dict", None)
-            elif ok and ids:
+            ids = ask(src, "observation_ids", src.observation_ids, dict, "a dict")
+            if ids:
                 source_ids.extend(
                     SourceIdentity(observation=k, source=src.name, source_id=v)
                     for k, v in ids.items()
                 )
         if isinstance(src, CitingCountsSource):
-            ok, by_key, _ = caller.call(src, None, "citing_counts", src.citing_counts, ident)
-            if ok and by_key is not None and not isinstance(by_key, dict):
-                caller.wrong_type(src, "citing_counts", by_key, "a dict", None)
-            elif ok and by_key:
+            by_key = ask(src, "citing_counts", src.citing_counts, dict, "a dict")
+            if by_key:
                 counts.extend(by_key.items())
         if isinstance(src, CitedByYearSource):
-            ok, series, _ = caller.call(src, None, "cited_by_year", src.cited_by_year, ident)
-            if ok and series is not None and not isinstance(series, CitedByYear):
-                caller.wrong_type(src, "cited_by_year", series, "a CitedByYear", None)
-            elif ok and series:
+            series = ask(src, "cited_by_year", src.cited_by_year, CitedByYear, "a CitedByYear")
+            if series:
                 cited_by_year.append(series)
         if isinstance(src, AreaProfileSource):
-            ok, profile, _ = caller.call(src, None, "area_profile", src.area_profile, ident)
-            if ok and profile is not None and not isinstance(profile, AreaProfile):
-                caller.wrong_type(src, "area_profile", profile, "an AreaProfile", None)
-            elif ok and profile:
+            profile = ask(src, "area_profile", src.area_profile, AreaProfile, "an AreaProfile")
+            if profile:
                 profiles.append(profile)
                 profiled.add(src.name)
     return _PagePhase(
@@ -712,109 +513,6 @@ def _measurement_phase(
         measurements=tuple(measurements),
         failures=tuple(failures),
         disagreements=tuple(_measurement_disagreements(measurements, str(ident))),
-    )
-
-
-@frozen(kw_only=True)
-class _NoticePhase:
-    """Standing notices one hop out: each observation's cited work checked once."""
-
-    notices: tuple[ObservationNotice, ...]
-    work_notices: tuple[WorkNotices, ...]
-    disagreements: tuple[Disagreement, ...]
-    #: Whether any source offers events at all.
-    any_source: bool
-
-
-class _WorkChecker:
-    """Checks each cited work once, with every source that offers events."""
-
-    def __init__(self, srcs: Sequence[Source], caller: _Caller) -> None:
-        self.sources = [
-            s for s in srcs if (caps := _capabilities(s)) is None or Capability.EVENTS in caps
-        ]
-        self.caller = caller
-        self.checked: dict[str, WorkNotices] = {}
-        self.disagreements: list[Disagreement] = []
-
-    def __call__(self, target: Paper) -> WorkNotices:
-        key = target.key
-        if key in self.checked:
-            return self.checked[key]
-        target_id = _best_identifier(target)
-        checks: list[NoticeCheck] = []
-        if target_id is None:
-            outcome = NoticeCheck.unavailable("the cited work has no identifier to check")
-        else:
-            for src in self.sources:
-                fn = src.events if isinstance(src, EventSource) else None
-                ok, check, failure = self.caller.call(
-                    src, Capability.EVENTS, "events", fn, target_id, subject=str(target_id)
-                )
-                if ok and check is not None and not isinstance(check, NoticeCheck):
-                    failure = self.caller.wrong_type(
-                        src, "events", check, "a NoticeCheck", str(target_id)
-                    )
-                if ok and isinstance(check, NoticeCheck):
-                    checks.append(check)
-                elif failure is not None and failure.outcome in (Outcome.ERROR, Outcome.NOT_FOUND):
-                    checks.append(
-                        NoticeCheck.unavailable(
-                            f"{failure.source}: {failure.error_type or failure.outcome.value}: "
-                            f"{failure.error}",
-                            sources=(src.name,),
-                            subject=target_id,
-                        )
-                    )
-            outcome = NoticeCheck.combine(checks, target_id)
-        wn = WorkNotices(work=key, subject=target_id, checks=tuple(checks), outcome=outcome)
-        self.checked[key] = wn
-        dis = _notice_disagreement(key, checks)
-        if dis is not None:
-            self.disagreements.append(dis)
-        return wn
-
-
-def _notice_phase(
-    srcs: Sequence[Source],
-    caller: _Caller,
-    *,
-    paper: Paper,
-    observations: Iterable[Observation],
-) -> _NoticePhase:
-    check_work = _WorkChecker(srcs, caller)
-    notices: list[ObservationNotice] = []
-    for obs in observations:
-        if obs.resolution is not None:
-            target = obs.resolution.target
-        else:
-            target = obs.cited if obs.cited is not None and obs.cited.identifiers else None
-        if target is None:
-            notices.append(
-                ObservationNotice(
-                    observation=obs.id, check=NoticeCheck.unavailable(LINK_UNAVAILABLE)
-                )
-            )
-            continue
-        wn = check_work(target)
-        retracted, when = _retraction_date(wn.outcome)
-        if wn.outcome.status is NoticeStatus.UNAVAILABLE:
-            after: bool | None = None
-        elif not retracted:
-            after = False
-        else:
-            citing = paper if obs.direction is Direction.OUTBOUND else obs.citing
-            after = _after(citing, when)
-        notices.append(
-            ObservationNotice(
-                observation=obs.id, work=wn.work, check=wn.outcome, after_retraction=after
-            )
-        )
-    return _NoticePhase(
-        notices=tuple(notices),
-        work_notices=tuple(check_work.checked.values()),
-        disagreements=tuple(check_work.disagreements),
-        any_source=bool(check_work.sources),
     )
 
 

@@ -100,18 +100,25 @@ def _by_title(record: cl.CitationRecord) -> dict[str, list[cl.Observation]]:
     return out
 
 
+def _one(got: dict[str, list[cl.Observation]], prefix: str) -> cl.Observation:
+    """The one inbound observation of the citing work whose title starts with ``prefix``."""
+    (obs,) = got[next(t for t in got if t.startswith(prefix))]
+    return obs
+
+
+def _entry(obs: cl.Observation) -> tuple[int | None, Any, Any]:
+    """Where the check found the entry, and what it resolved to: (number, state, method)."""
+    return (obs.position, obs.state, obs.method)
+
+
 def test_chain_checks_each_citing_work_against_its_own_list(httpserver: Any) -> None:
     hits = _serve(httpserver)
     record = cl.build_record(P, _sources(httpserver), now=NOW)
     got = _by_title(record)
     assert len(got) == 6  # six citing works listed by OpenAlex
 
-    (mtnlg,) = got[next(t for t in got if t.startswith("Using DeepSpeed"))]
-    assert (mtnlg.position, mtnlg.state, mtnlg.method) == (
-        5,
-        cl.ResolutionState.VERIFIED_EXACT,
-        cl.Method.ARXIV_ID,
-    )
+    mtnlg = _one(got, "Using DeepSpeed")
+    assert _entry(mtnlg) == (5, cl.ResolutionState.VERIFIED_EXACT, cl.Method.ARXIV_ID)
     assert mtnlg.reference is not None
     assert mtnlg.reference.key == "ref5"
     assert "ZeRO-Infinity" in (mtnlg.reference.raw or "")
@@ -124,12 +131,8 @@ def test_chain_checks_each_citing_work_against_its_own_list(httpserver: Any) -> 
     assert mtnlg.check.checked == NOW
     assert mtnlg.source == "openalex"  # who listed it; the check names whose list was read
 
-    (int8,) = got[next(t for t in got if t.startswith("LLM.int8()"))]
-    assert (int8.position, int8.state, int8.method) == (
-        2,
-        cl.ResolutionState.METADATA_MISMATCH,
-        cl.Method.ARXIV_ID,
-    )
+    int8 = _one(got, "LLM.int8()")
+    assert _entry(int8) == (2, cl.ResolutionState.METADATA_MISMATCH, cl.Method.ARXIV_ID)
     assert int8.check is not None
     assert int8.check.source == "semanticscholar"
 
@@ -138,7 +141,7 @@ def test_chain_checks_each_citing_work_against_its_own_list(httpserver: Any) -> 
     assert fast.resolution is not None
     assert "no entry of its 4-entry reference list (crossref)" in fast.resolution.reason
 
-    (infinite,) = got[next(t for t in got if t.startswith("Infinite Sampling"))]
+    infinite = _one(got, "Infinite Sampling")
     assert infinite.resolution is None
     assert infinite.check is not None
     assert infinite.check.status is CheckStatus.NOT_CHECKED
@@ -155,7 +158,7 @@ def test_chain_checks_each_citing_work_against_its_own_list(httpserver: Any) -> 
 
     # Two entries of one citing paper pointing to the paper: two observations of one work.
     hitch = got["The Hitchhiker's Guide to Agentic AI: From Foundations to Systems"]
-    assert [(o.position, o.state, o.method) for o in hitch] == [
+    assert [_entry(o) for o in hitch] == [
         (2, cl.ResolutionState.VERIFIED_EXACT, cl.Method.ARXIV_ID),
         (4, cl.ResolutionState.METADATA_MISMATCH, cl.Method.DOI),
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -115,40 +116,54 @@ def test_semantic_scholar_references_page() -> None:
 
 
 @requires_shared
-def test_jats_full_text_entry_by_doi() -> None:
-    body = (SOURCES / "jats" / "PMC6398430-mixed-citation-ref-list.xml").read_bytes()
-    dataset = cl.Paper(
-        title="Data from: counting crows: flock structure and subgroup size variation in an "
-        "urban population of crows",
-        year=2018,
-        identifiers=["doi:10.5061/dryad.t0g149j"],
-    )
-    refs = parse_jats_references(body)
-    assert parse_full_text_references(body) == refs
-    (hit,) = check_entries(_resolver(dataset), refs)
-    assert (hit.reference.position, hit.reference.key) == (74, "CIT0074")
-    assert hit.resolution.method is cl.Method.DOI
-    assert hit.resolution.state in (
-        cl.ResolutionState.VERIFIED_EXACT,
-        cl.ResolutionState.METADATA_MISMATCH,
-    )
-
-
-@requires_shared
-def test_grobid_tei_entry_found_by_title() -> None:
-    body = (SOURCES / "grobid" / "N18-3011-literature-graph-semantic-scholar.tei.xml").read_bytes()
-    cited = cl.Paper(
-        title="Content-based citation recommendation",
-        authors=["Chandra Bhagavatula", "Sergey Feldman", "Russell Power", "Waleed Ammar"],
-        year=2018,
-        identifiers=["arXiv:1802.08301"],
-    )
-    refs = parse_tei_references(body)
+@pytest.mark.parametrize(
+    ("path", "parse", "cited", "where", "states", "method"),
+    [
+        pytest.param(
+            "jats/PMC6398430-mixed-citation-ref-list.xml",
+            parse_jats_references,
+            cl.Paper(
+                title="Data from: counting crows: flock structure and subgroup size variation in "
+                "an urban population of crows",
+                year=2018,
+                identifiers=["doi:10.5061/dryad.t0g149j"],
+            ),
+            (74, "CIT0074"),
+            {cl.ResolutionState.VERIFIED_EXACT, cl.ResolutionState.METADATA_MISMATCH},
+            cl.Method.DOI,
+            id="jats-entry-by-doi",
+        ),
+        pytest.param(
+            "grobid/N18-3011-literature-graph-semantic-scholar.tei.xml",
+            parse_tei_references,
+            cl.Paper(
+                title="Content-based citation recommendation",
+                authors=["Chandra Bhagavatula", "Sergey Feldman", "Russell Power", "Waleed Ammar"],
+                year=2018,
+                identifiers=["arXiv:1802.08301"],
+            ),
+            (3, "b2"),
+            {cl.ResolutionState.VERIFIED_FUZZY},
+            cl.Method.FUZZY_TITLE,
+            id="grobid-tei-entry-by-title",
+        ),
+    ],
+)
+def test_full_text_entry_found(
+    path: str,
+    parse: Callable[[bytes], list[cl.Reference]],
+    cited: cl.Paper,
+    where: tuple[int, str],
+    states: set[cl.ResolutionState],
+    method: cl.Method,
+) -> None:
+    body = (SOURCES / path).read_bytes()
+    refs = parse(body)
     assert parse_full_text_references(body) == refs
     (hit,) = check_entries(_resolver(cited), refs)
-    assert (hit.reference.position, hit.reference.key) == (3, "b2")
-    assert hit.resolution.state is cl.ResolutionState.VERIFIED_FUZZY
-    assert hit.resolution.method is cl.Method.FUZZY_TITLE
+    assert (hit.reference.position, hit.reference.key) == where
+    assert hit.resolution.method is method
+    assert hit.resolution.state in states
 
 
 @requires_shared

@@ -13,7 +13,7 @@ import citeledger as cl
 from citeledger.errors import DeserializationError
 from citeledger.frames import CITING_PAPER_COLUMNS, OBSERVATION_COLUMNS, observation_rows
 from citeledger.ledger import PRINCIPLE, SCHEMA
-from citeledger.ledger._render import svg_bar_chart
+from citeledger.ledger._render_html import svg_bar_chart
 from citeledger.page import YearCount
 from citeledger.sources.sample import DEMO, ZERO, ZERO_INFINITY, SampleSource
 from citeledger.testing import FakeSource

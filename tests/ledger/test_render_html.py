@@ -8,7 +8,7 @@ import re
 import pytest
 
 import citeledger as cl
-from citeledger.ledger._render import STYLESHEET, _nice_step, svg_bar_chart
+from citeledger.ledger._render_html import STYLESHEET, _nice_step, svg_bar_chart
 from citeledger.page import YearCount
 from citeledger.sources.sample import SampleSource
 
