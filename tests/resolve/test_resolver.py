@@ -24,7 +24,8 @@ from citeledger.model import Agreement, Evidence, Method, Relation, ResolutionSt
 from citeledger.resolve import CandidateProvider
 from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
-from tests.conftest import MATCHING, SOURCES, requires_shared
+from tests import _data
+from tests.conftest import SOURCES, requires_shared
 
 # --------------------------------------------------------------------------- strategies
 
@@ -1123,39 +1124,6 @@ def test_resolve_many_keeps_every_good_item_when_some_are_not_references(workers
 # --- The six resolution states on real records from ../shared (skipped when it is absent).
 
 
-NORMALIZED = MATCHING / "normalized"
-
-
-def _rows(name: str) -> list[dict[str, Any]]:
-    with (NORMALIZED / name).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def _by_id(name: str, ident: str) -> dict[str, Any]:
-    return next(r for r in _rows(name) if r["id"] == ident)
-
-
-def _magellan(rec: dict[str, str]) -> cl.Paper:
-    return cl.Paper(
-        title=rec["title"] or None,
-        authors=rec["authors"] or None,
-        venue=rec["venue"] or None,
-        year=rec["year"] or None,
-    )
-
-
-def _glutton(row: dict[str, Any]) -> cl.Paper:
-    left = row["left"]
-    return cl.Paper(
-        title=left["atitle"],
-        authors=[left["firstAuthor"]] if left.get("firstAuthor") else [],
-        venue=left.get("jtitle"),
-        volume=left.get("volume"),
-        pages=left.get("firstPage"),
-        identifiers=[cl.normalize_doi(row["right"]["doi"])],
-    )
-
-
 def _openalex(path: Path) -> cl.Paper:
     work = json.loads(path.read_text(encoding="utf-8"))
     return cl.Paper(
@@ -1166,13 +1134,15 @@ def _openalex(path: Path) -> cl.Paper:
     )
 
 
-Labeled = tuple[list[dict[str, Any]], cl.Resolver, dict[int, str]]
+Labeled = tuple[tuple[dict[str, Any], ...], cl.Resolver, dict[int, str]]
 
 
 @pytest.fixture(scope="module")
 def acm() -> Labeled:
-    rows = _rows("magellan_dblp_acm.jsonl")
-    rights = {json.dumps(r["right"], sort_keys=True): _magellan(r["right"]) for r in rows}
+    rows = _data.rows("magellan_dblp_acm.jsonl")
+    rights = {
+        json.dumps(r["right"], sort_keys=True): _data.magellan_paper(r["right"]) for r in rows
+    }
     keys = {id(p): k for k, p in rights.items()}
     return rows, cl.Resolver(rights.values()), keys
 
@@ -1200,7 +1170,7 @@ def test_verified_fuzzy_dblp_acm_positive_pair(acm: Labeled) -> None:
     row = next(
         r for r in rows if r["expected"] == "1" and r["left"]["title"] == r["right"]["title"]
     )
-    res = resolver.resolve(_magellan(row["left"]))
+    res = resolver.resolve(_data.magellan_paper(row["left"]))
     assert res.state is ResolutionState.VERIFIED_FUZZY
     assert res.target is not None
     assert res.target.title == row["right"]["title"]
@@ -1208,9 +1178,9 @@ def test_verified_fuzzy_dblp_acm_positive_pair(acm: Labeled) -> None:
 
 @requires_shared
 def test_unresolved_dblp_acm_negative_pair() -> None:
-    row = _by_id("magellan_dblp_acm.jsonl", "magellan-DBLP-ACM:train:1")
+    row = _data.row("magellan_dblp_acm.jsonl", "magellan-DBLP-ACM:train:1")
     assert row["expected"] == "0"  # "oracle industrial exhibit" vs "objectivity industrial exhibit"
-    res = cl.verify(_magellan(row["left"]), _magellan(row["right"]))
+    res = cl.verify(_data.magellan_paper(row["left"]), _data.magellan_paper(row["right"]))
     assert res.state is ResolutionState.UNRESOLVED
     assert res.alternatives  # the candidate that was considered and rejected is named
 
@@ -1220,7 +1190,7 @@ def test_unresolved_ambiguous_fuzzycat_lookalikes() -> None:
     # "Anticoagulant therapy" (1963, DOI) vs "Anticoagulant therapy" (1953, PMID): DIFFERENT.
     row = next(
         r
-        for r in _rows("fuzzycat_verify_pairs.jsonl")
+        for r in _data.rows("fuzzycat_verify_pairs.jsonl")
         if r["left"].get("title") == "Anticoagulant therapy"
     )
     papers = [
@@ -1242,7 +1212,7 @@ def test_unresolved_ambiguous_fuzzycat_lookalikes() -> None:
 def test_crossref_structured_reference_without_title_resolves_by_journal_volume_page() -> None:
     # Half of the Crossref structured MATCH references carry no title: "Luga, Cell 151, 1542
     # (2012)". The journal, volume and first page find the record; the author and year confirm.
-    row = _by_id("crossref_structured_tuning_2k.jsonl", "crossref-structured-tuning-2k:0")
+    row = _data.row("crossref_structured_tuning_2k.jsonl", "crossref-structured-tuning-2k:0")
     ref = row["left"]["reference"]
     reference = cl.Reference(
         authors=ref["author"],
@@ -1281,7 +1251,7 @@ def test_crossref_structured_reference_without_title_resolves_by_journal_volume_
 
 @requires_shared
 def test_malformed_identifier_crossref_truncated_doi() -> None:
-    row = _by_id("crossref_overall_2k.jsonl", "crossref-overall-2k:1894")
+    row = _data.row("crossref_overall_2k.jsonl", "crossref-overall-2k:1894")
     found = find_identifiers(row["left"]["reference"]["DOI"])
     res = cl.Resolver([]).resolve(cl.Reference(malformed=found.malformed))
     assert res.state is ResolutionState.MALFORMED_IDENTIFIER
@@ -1290,9 +1260,9 @@ def test_malformed_identifier_crossref_truncated_doi() -> None:
 
 @requires_shared
 def test_metadata_mismatch_glutton_wrong_doi() -> None:
-    rows = _rows("glutton_pmc1943_refs_doi_17k.jsonl")[:50]
+    rows = _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")[:50]
     a, b = rows[0], next(r for r in rows[1:] if r["left"]["atitle"] and r["left"]["volume"])
-    resolver = cl.Resolver(_glutton(r) for r in (a, b))
+    resolver = cl.Resolver(_data.glutton_paper(r) for r in (a, b))
     # b's metadata with a's DOI, as a publisher-asserted DOI gone wrong.
     left = b["left"]
     ref = cl.Reference(
@@ -1308,13 +1278,13 @@ def test_metadata_mismatch_glutton_wrong_doi() -> None:
     assert res.target.title == a["left"]["atitle"]
     assert "title" in res.reason
     # ...and the fuzzy route names b as what the metadata describe.
-    assert res.alternatives[0].identifiers == _glutton(b).identifiers
+    assert res.alternatives[0].identifiers == _data.glutton_paper(b).identifiers
 
 
 @requires_shared
 def test_verified_exact_glutton_sample() -> None:
-    rows = _rows("glutton_pmc1943_refs_doi_17k.jsonl")[:300]
-    papers = [_glutton(r) for r in rows]
+    rows = _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")[:300]
+    papers = [_data.glutton_paper(r) for r in rows]
     resolver = cl.Resolver(papers)
     refs = [cl.Reference(title=r["left"]["atitle"], identifiers=[r["right"]["doi"]]) for r in rows]
     results = resolver.resolve_many(refs)
@@ -1338,7 +1308,7 @@ def test_dblp_acm_precision_floor(acm: Labeled) -> None:
     lefts = {json.dumps(r["left"], sort_keys=True): r["left"] for r in rows}
     tp = fp = 0
     for key, left in lefts.items():
-        res = resolver.resolve(_magellan(left))
+        res = resolver.resolve(_data.magellan_paper(left))
         if res.verified and res.target is not None:
             label = labels.get((key, keys[id(res.target)]))
             tp += label == "1"
