@@ -347,31 +347,28 @@ GUIDELINE = cl.Paper(
 )
 
 
-def test_a_same_titled_work_on_another_page_of_the_volume_does_not_verify() -> None:
-    # The executive summary and the full guideline share a title, authors, year and volume;
-    # the catalog holds only the summary, and the reference cites the full text's page.
-    ref = cl.Reference(
+def _cite_guideline(*, first_page: str) -> cl.Reference:
+    return cl.Reference(
         title=GUIDELINE.title,
         authors=["Ryan TJ", "Anderson JL"],
         year=1996,
         venue="Circulation",
         volume="94",
-        first_page="2291",
+        first_page=first_page,
     )
+
+
+def test_a_same_titled_work_on_another_page_of_the_volume_does_not_verify() -> None:
+    # The executive summary and the full guideline share a title, authors, year and volume;
+    # the catalog holds only the summary, and the reference cites the full text's page.
+    ref = _cite_guideline(first_page="2291")
     res = cl.Resolver([GUIDELINE]).resolve(ref)
     assert not res.verified
     assert "another work of that title" in res.reason
 
 
 def test_a_pinpoint_page_inside_the_article_still_verifies() -> None:
-    ref = cl.Reference(
-        title=GUIDELINE.title,
-        authors=["Ryan TJ", "Anderson JL"],
-        year=1996,
-        venue="Circulation",
-        volume="94",
-        first_page="2345",
-    )
+    ref = _cite_guideline(first_page="2345")
     assert cl.Resolver([GUIDELINE]).resolve(ref).verified
 
 
@@ -406,14 +403,7 @@ def test_score_means_the_same_on_every_route() -> None:
 def test_one_page_printed_two_ways_is_not_another_work() -> None:
     # "i38" (a supplement's page) and "38" are one page: the same-volume rule does not fire.
     paper = cl.model.replace(GUIDELINE, pages="38-46")
-    ref = cl.Reference(
-        title=GUIDELINE.title,
-        authors=["Ryan TJ", "Anderson JL"],
-        year=1996,
-        venue="Circulation",
-        volume="94",
-        first_page="i38",
-    )
+    ref = _cite_guideline(first_page="i38")
     assert cl.Resolver([paper]).resolve(ref).verified
 
 
