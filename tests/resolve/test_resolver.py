@@ -10,7 +10,7 @@ import pickle
 import time
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pytest
@@ -26,6 +26,9 @@ from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
 from tests import _data
 from tests.conftest import SOURCES, requires_shared
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # --------------------------------------------------------------------------- strategies
 
@@ -438,6 +441,23 @@ def test_resolve_many_progress_and_workers() -> None:
 _FORK = "fork" in multiprocessing.get_all_start_methods()
 
 
+def _before_resolve(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    in_child: Callable[[], object] = lambda: None,
+    in_parent: Callable[[], object] = lambda: None,
+) -> None:
+    """Patch ``Resolver.resolve`` to call ``in_child`` first in a worker, ``in_parent`` here."""
+    parent = os.getpid()
+    original = cl.Resolver.resolve
+
+    def patched(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        (in_parent if os.getpid() == parent else in_child)()
+        return original(self, ref)
+
+    monkeypatch.setattr(cl.Resolver, "resolve", patched)
+
+
 @pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
 @pytest.mark.parametrize("workers", [2, 3])
 def test_resolve_many_shares_the_work_between_this_process_and_its_children(
@@ -492,15 +512,10 @@ def test_resolve_many_with_spawned_children_equals_one_process(
 
 @pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
 def test_resolve_many_raises_a_childs_exception(monkeypatch: pytest.MonkeyPatch) -> None:
-    parent = os.getpid()
-    original = cl.Resolver.resolve
+    def fail() -> None:
+        raise cl.ParseError("broken in the child")
 
-    def failing(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        if os.getpid() != parent:
-            raise cl.ParseError("broken in the child")
-        return original(self, ref)
-
-    monkeypatch.setattr(cl.Resolver, "resolve", failing)
+    _before_resolve(monkeypatch, in_child=fail)
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     with pytest.raises(cl.ParseError, match="broken in the child"):
         cl.Resolver(CATALOG).resolve_many(refs, workers=2)
@@ -511,16 +526,11 @@ def test_resolve_many_raises_a_childs_exception(monkeypatch: pytest.MonkeyPatch)
 def test_resolve_many_reports_a_dead_child_instead_of_waiting(
     code: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    parent = os.getpid()
-    original = cl.Resolver.resolve
-
-    def dying(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        if os.getpid() != parent:
-            os._exit(code)  # killed, crashed or exited: no exception, no message
-        time.sleep(0.001)  # the parent is slower, so the child claims a batch
-        return original(self, ref)
-
-    monkeypatch.setattr(cl.Resolver, "resolve", dying)
+    _before_resolve(
+        monkeypatch,
+        in_child=lambda: os._exit(code),  # killed, crashed or exited: no exception, no message
+        in_parent=lambda: time.sleep(0.001),  # the parent is slower, so the child claims a batch
+    )
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     started = time.monotonic()
     with pytest.raises(WorkerLost, match="died" if code else "without reporting") as info:
@@ -539,7 +549,6 @@ def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
 
     parent = os.getpid()
     original_claim = module._claim
-    original_resolve = cl.Resolver.resolve
 
     def claim(counter: Any, n: int, check: Any = None) -> int | None:
         if os.getpid() != parent:
@@ -547,12 +556,11 @@ def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
             os._exit(5)  # dies holding the lock: nobody will ever release it
         return original_claim(counter, n, check)
 
-    def slow(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        time.sleep(0.002)  # so the child reaches the counter while the parent works
-        return original_resolve(self, ref)
-
     monkeypatch.setattr(module, "_claim", claim)
-    monkeypatch.setattr(cl.Resolver, "resolve", slow)
+    # Slow, so the child reaches the counter while the parent works.
+    _before_resolve(
+        monkeypatch, in_child=lambda: time.sleep(0.002), in_parent=lambda: time.sleep(0.002)
+    )
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     started = time.monotonic()
     with pytest.raises(WorkerLost) as info:
