@@ -22,8 +22,11 @@ from attrs import Factory, field, frozen
 from rapidfuzz import fuzz, process
 
 from citeledger.identifiers import PREPRINT_DOI_PREFIXES, Identifier, work_key
-from citeledger.model import Agreement, Author, Evidence, Paper, Reference
+from citeledger.model import Agreement, Evidence, Paper, Reference
 from citeledger.resolve.journals import ltwa_contradicts, same_journal_key
+from citeledger.resolve.names import NAME_SIMILARITY, NameKey, name_keys
+from citeledger.resolve.names import family_names_agree as _same_person
+from citeledger.resolve.names import initials_fit as _initials_fit
 from citeledger.resolve.normalize import (
     STOPWORDS,
     is_generic_title,
@@ -58,10 +61,6 @@ __all__ = [
     "venue_kind",
 ]
 
-#: Family names at least this similar (RapidFuzz ``ratio``) count as the same name: absorbs OCR
-#: and transliteration noise ("Güting" read as "gfiting"). A constant, not a threshold.
-NAME_SIMILARITY: Final = 80.0
-
 #: How each field's agreement moves a candidate's ranking score (title similarity plus these).
 #: Disagreements weigh more than agreements: one wrong year says more than one right one.
 AUTHOR_WEIGHTS: Final = {
@@ -88,9 +87,6 @@ _VENUE_WEIGHTS: Final = {
     Agreement.DISAGREE: 0.0,
     Agreement.MISSING: 0.0,
 }
-
-# How many of a reference's authors are compared ("et al." lists rarely go further).
-_MAX_AUTHORS: Final = 10
 
 
 def title_similarity(a: str, b: str, *, score_cutoff: float = 0.0) -> float:
@@ -204,141 +200,13 @@ def title_word_conflict(a: str, b: str) -> str | None:
     return None
 
 
-class NameKey(NamedTuple):
-    """Comparison key of one author: normalised family name, first initial and name tokens.
-
-    A named tuple rather than an attrs value: one is built per author of every compared
-    candidate, and tuple construction is several times cheaper.
-    """
-
-    family: str
-    initial: str
-    tokens: frozenset[str]
-
-
-@lru_cache(maxsize=1 << 17)
-def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None) -> NameKey | None:
-    # Cached on the name's parts: family and given names repeat across a catalog, and a candidate
-    # compared for many references would otherwise be normalised again each time.
-    given = normalize_text(given_raw) if given_raw else ""
-    if family_raw:
-        family_text = normalize_text(family_raw)
-        family = family_text.replace(" ", "")
-        raw_tokens = [*given.split(), *family_text.split()]
-    else:
-        raw_tokens = normalize_text(raw or "").split()
-        family = raw_tokens[-1] if raw_tokens else ""
-    if not family or " ".join(raw_tokens) in _PLACEHOLDER_NAMES:
-        return None
-    if family in _GROUP_WORDS:
-        # A group author ("ATLAS Collaboration", "The International HapMap Consortium"): its
-        # name is what tells it apart, not the word "collaboration" every group shares (a CMS
-        # paper must not find ATLAS's paper of the same title an author match).
-        name = [t for t in raw_tokens if t not in _GROUP_WORDS and t not in STOPWORDS]
-        if name:
-            return NameKey(family="".join(name), initial="", tokens=frozenset(name))
-    return NameKey(
-        family=family, initial=given[:1], tokens=frozenset(t for t in raw_tokens if len(t) > 1)
-    )
-
-
-#: Author "names" that say no author is known: they name nobody, so two of them must not agree
-#: (two anonymous editorials are not by one person) and one must not disagree with a real name.
-_PLACEHOLDER_NAMES: Final = frozenset(
-    (
-        "anonymous",
-        "anon",
-        "anonym",
-        "anonymous author",
-        "anonymous authors",
-        "no authors listed",
-        "no author listed",
-        "no author",
-        "unknown",
-        "unknown author",
-        "n a",  # "N/A" (a bare "Na" is a family name: Na JI)
-        "various",
-        "various authors",
-        "author",
-        "authors",
-        "staff",
-        "editor",
-        "editors",
-        "the editors",
-    )
-)
-
-#: Last words of group authors' names (collaborations, consortia, study groups).
-_GROUP_WORDS: Final = frozenset(
-    (
-        "collaboration",
-        "collaborations",
-        "collaborators",
-        "collaborative",
-        "consortium",
-        "consortia",
-        "group",
-        "investigators",
-        "team",
-        "network",
-        "committee",
-        "initiative",
-        "alliance",
-    )
-)
-
-
-def _name_key(author: Author) -> NameKey | None:
-    # The raw display name is only read when there is no family name.
-    return _name_key_of(author.family, author.given, None if author.family else author.raw)
-
-
-def name_keys(authors: Sequence[Author], limit: int = _MAX_AUTHORS) -> tuple[NameKey, ...]:
-    """Comparison keys of the first ``limit`` authors (names without a usable part are skipped)."""
-    out: list[NameKey] = []
-    key_of = _name_key_of
-    for author in authors[: limit * 2]:
-        family = author.family
-        key = key_of(family, author.given, None if family else author.raw)
-        if key is not None:
-            out.append(key)
-            if len(out) >= limit:
-                break
-    return tuple(out)
-
-
-def _same_person(a: NameKey, b: NameKey) -> bool:
-    if a.family == b.family:
-        return True
-    # Order confusions ("Li Wei" vs "Wei Li") and compound names: a family name equal to any
-    # token of the other full name.
-    if (len(a.family) > 1 and a.family in b.tokens) or (len(b.family) > 1 and b.family in a.tokens):
-        return True
-    # A name of two or more words all found in the other ("fox development team" in "corporate
-    # fox development team microsoft").
-    ta, tb = a.tokens, b.tokens
-    if (len(ta) >= 2 and ta <= tb) or (len(tb) >= 2 and tb <= ta):
-        return True
-    if min(len(a.family), len(b.family)) >= 4:
-        return fuzz.ratio(a.family, b.family, score_cutoff=NAME_SIMILARITY) > 0
-    return False
-
-
-def _initials_fit(a: NameKey, b: NameKey) -> bool:
-    ai, bi = a.initial, b.initial
-    return not (ai and bi and ai != bi) or (
-        # The name order confused ("Wei Li" / "Li Wei"): each initial is the other's family
-        # name's.
-        a.family != b.family and ai == b.family[:1] and bi == a.family[:1]
-    )
-
-
 class AuthorIndex(NamedTuple):
     """What :func:`compare_authors` looks up in one side's author list (built once per list).
 
     A catalog keeps one per candidate paper, so comparing a reference's authors with a
     candidate's costs a few set look-ups per reference author instead of a rule per pair of
-    names; the outcome is the pairwise rule's (:func:`_same_person`), exactly.
+    names; the outcome is the pairwise rule's
+    (:func:`~citeledger.resolve.names.family_names_agree`), exactly.
     """
 
     families: frozenset[str]
@@ -363,11 +231,11 @@ def family_closeness(
 ) -> tuple[frozenset[str], ...]:
     """For each name of ``left``, the long family names of ``indexes`` fuzzily equal to its own.
 
-    The fuzzy clause of :func:`_same_person` (RapidFuzz ``ratio`` of at least
-    :data:`NAME_SIMILARITY` between family names of 4+ letters), computed for one reference's
-    authors against every candidate of it in one :func:`rapidfuzz.process.cdist` call instead of
-    a call per pair of names. Pass the result to :func:`compare_authors` as ``close`` together
-    with any of ``indexes``.
+    The fuzzy clause of :func:`~citeledger.resolve.names.family_names_agree` (RapidFuzz ``ratio``
+    of at least :data:`~citeledger.resolve.names.NAME_SIMILARITY` between family names of 4+
+    letters), computed for one reference's authors against every candidate of it in one
+    :func:`rapidfuzz.process.cdist` call instead of a call per pair of names. Pass the result to
+    :func:`compare_authors` as ``close`` together with any of ``indexes``.
     """
     pool = sorted(frozenset[str]().union(*(ix.long_families for ix in indexes)))
     rows = [i for i, k in enumerate(left) if len(k.family) >= 4]
@@ -400,7 +268,7 @@ def _close_families(a: str, b: str) -> bool:
 def _found(
     a: NameKey, right: Sequence[NameKey], index: AuthorIndex, close: frozenset[str] | None
 ) -> bool:
-    """Whether some name of ``right`` is the same person as ``a`` (``_same_person``).
+    """Whether some name of ``right`` is the same person as ``a`` (``family_names_agree``).
 
     Each clause of the pairwise rule is tested against the whole list at once: equal family
     names, ``a``'s family among the other names' tokens or theirs among ``a``'s, one name's
@@ -436,7 +304,8 @@ def compare_authors(
 
     AGREE: the first listed author is found on the other side with a compatible initial and at
     least half the names match. PARTIAL: some names match. DISAGREE: none does. MISSING: a side
-    has no names. The score is the percentage of the left names found on the right.
+    has no names. The score is the percentage of the left names found on the right. Two names
+    are one person by :mod:`citeledger.resolve.names` with ``Strictness.INITIALS``.
     ``index``: ``right``'s :func:`author_index`, when the caller keeps one; ``close``: the
     :func:`family_closeness` of ``left`` against a set of indexes that includes ``index``.
     """

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import time
-from functools import cache
 from typing import Any
 
 import pytest
@@ -15,7 +13,8 @@ from citeledger.identifiers import DOI, PMID, ArxivId, Scheme, find_identifiers
 from citeledger.model import Reference
 from citeledger.refparse._clean import _may_hold_identifier
 from citeledger.resolve.normalize import normalize_name, normalize_title
-from tests.conftest import MATCHING
+from tests import _data
+from tests._checks import assert_fields
 
 
 def _fam(ref: cl.Reference) -> list[str | None]:
@@ -456,164 +455,160 @@ def test_adversarial_near_limit_inputs_are_fast(unit: str) -> None:
 # strings these come from are in the shared_data section at the end of this file.
 
 
-def test_group_author_inside_a_vancouver_list() -> None:
-    ref = Reference.from_string(
-        "Smith J, Jones K, Alzheimer's Disease Neuroimaging Initiative: Tau imaging in early "
-        "disease. Neurology. 2019;92:e1-e9."
-    )
-    assert _fam(ref) == ["Smith", "Jones", "Alzheimer's Disease Neuroimaging Initiative"]
-    assert ref.authors[2].given is None
-    assert ref.title == "Tau imaging in early disease"
-    assert (ref.venue, ref.year, ref.volume, ref.first_page) == ("Neurology", 2019, "92", "e1")
-
-
-def test_group_author_before_a_parenthesised_year() -> None:
-    ref = Reference.from_string(
-        "Lee A, Park B, Korean Hypertension Study Group (2011) Salt intake and blood pressure. "
-        "Hypertens Res 34:1-5"
-    )
-    assert _fam(ref) == ["Lee", "Park", "Korean Hypertension Study Group"]
-    assert ref.year == 2011
-    assert ref.title == "Salt intake and blood pressure"
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        pytest.param(
+            "Smith J, Jones K, Alzheimer's Disease Neuroimaging Initiative: Tau imaging in early "
+            "disease. Neurology. 2019;92:e1-e9.",
+            {
+                "families": ["Smith", "Jones", "Alzheimer's Disease Neuroimaging Initiative"],
+                "givens": ["J", "K", None],
+                "title": "Tau imaging in early disease",
+                "venue": "Neurology",
+                "year": 2019,
+                "volume": "92",
+                "first_page": "e1",
+            },
+            id="group author inside a vancouver list",
+        ),
+        pytest.param(
+            "Lee A, Park B, Korean Hypertension Study Group (2011) Salt intake and blood pressure. "
+            "Hypertens Res 34:1-5",
+            {
+                "families": ["Lee", "Park", "Korean Hypertension Study Group"],
+                "year": 2011,
+                "title": "Salt intake and blood pressure",
+            },
+            id="group author before a parenthesised year",
+        ),
+        pytest.param(
+            "Smith J, Jones K, Tau Imaging Study Group: a review. Neurology. 2019;92:1-9.",
+            {"families": ["Smith", "Jones", "Tau Imaging Study Group"]},
+            id="group word makes a group author",
+        ),
+        pytest.param(
+            "Garcia M, Lopez-Vidal, Perez C. Biologic agents and autoimmunity. Autoimmun Rev "
+            "2010;9:188-193.",
+            {
+                "families": ["Garcia", "Lopez-Vidal", "Perez"],
+                "givens": ["M", None, "C."],
+                "title": "Biologic agents and autoimmunity",
+            },
+            id="family name without initials between names",
+        ),
+        pytest.param(
+            "Bijl, R. V., Ravelli, A., & Van Zessen, (1998). Prevalence of psychiatric disorder. "
+            "Social Psychiatry and Psychiatric Epidemiology, 33, 587-595.",
+            {
+                "families": ["Bijl", "Ravelli", "Van Zessen"],
+                "year": 1998,
+                "title": "Prevalence of psychiatric disorder",
+            },
+            id="apa last author without initials before the year",
+        ),
+        pytest.param(
+            "Hahn A, Wetzel P, \n12. \nMcCallum RW. Absence of interstitial cells in gastroparesis. "
+            "J Gastrointest Surg. 2005;9:102-108.",
+            {
+                "families": ["Hahn", "Wetzel", "McCallum"],
+                "title": "Absence of interstitial cells in gastroparesis",
+                "volume": "9",
+                "first_page": "102",
+            },
+            id="stray layout number inside an author list",
+        ),
+        pytest.param(
+            "C P Bean and J D Livingston, J. Appl. Phys. 30, 120S (1959)",
+            {
+                "families": ["Bean", "Livingston"],
+                "givens": ["C P", "J D"],
+                "venue": "J. Appl. Phys",
+                "volume": "30",
+                "first_page": "120S",
+                "year": 1959,
+            },
+            id="spaced initials before the family name",
+        ),
+        pytest.param(
+            "M.F. Ducatez, S. De Landtsheer, N. Kerlero de Rosbo et al., Molecular evolution of "
+            "H5N1 viruses. J. Gen. Virol. 88, 2297-2306 (2007)",
+            {
+                "families": ["Ducatez", "De Landtsheer", "Kerlero de Rosbo"],
+                "year": 2007,
+                "title": "Molecular evolution of H5N1 viruses",
+            },
+            id="capitalised and inner particles after initials",
+        ),
+        pytest.param(
+            "Cafe C, Rodriguez y Baena R (1992) Effect of methylprednisolone after SAH. "
+            "J Neurol Sci 111:13-19",
+            {"families": ["Cafe", "Rodriguez y Baena"], "givens": ["C", "R"]},
+            id="spanish double family name with y",
+        ),
+        pytest.param(
+            "J. C. Slater andG. F. Koster:Phys. Rev.,94, 1498 (1954).",
+            {
+                "families": ["Slater", "Koster"],
+                "venue": "Phys. Rev",
+                "volume": "94",
+                "first_page": "1498",
+                "year": 1954,
+            },
+            id="glued and and colon are split",
+        ),
+        pytest.param(
+            "M. B. Bunge, R. P. Bunge and M. R. Murray, J. Cell Biol. 32, 439 (1967)",
+            {
+                "families": ["Bunge", "Bunge", "Murray"],
+                "venue": "J. Cell Biol",
+                "volume": "32",
+                "first_page": "439",
+            },
+            id="abbreviated venue after initials first names is not a name",
+        ),
+        pytest.param(
+            "Watermeyer, T. J., Brown, R. G., Karlsson, J., ... & Goldstein, L. H. (2015). Impact "
+            "of disease on caregivers. Amyotrophic Lateral Sclerosis, 16(5), 316-323.",
+            {"families": ["Watermeyer", "Brown", "Karlsson", "Goldstein"], "year": 2015},
+            id="apa elision before the last author",
+        ),
+        pytest.param(
+            "Grünbaum, B: Convex Polytopes. Springer, New York (2013).",
+            {"families": ["Grünbaum"]},
+            id="initials run before a colon",
+        ),
+        pytest.param(
+            "Winogard, CH & Broen, EM (1990). Oral refeeding. Am. J. Clin. Nutr., 52, 967.",
+            {"families": ["Winogard", "Broen"], "givens": ["CH", "EM"]},
+            id="initials run before a parenthesised year",
+        ),
+        pytest.param(
+            "Schnietz, Karen E., and Marc J. Epstein. 2005. Exploring the Financial Value of a "
+            "Reputation. Corporate Reputation Review 7 (4): 327–335.",
+            {"families": ["Schnietz", "Epstein"], "givens": ["Karen E.", "Marc J."], "year": 2005},
+            id="chicago second author with full given names",
+        ),
+    ],
+)
+def test_author_lists(text: str, fields: dict[str, object]) -> None:
+    assert_fields(Reference.from_string(text), **fields)
 
 
 def test_words_without_a_group_word_are_not_a_group_author() -> None:
     # "Tau Imaging In Early Disease" has no organisation word, so it is not read as an author
-    # (the same text with "Study Group" at the end is: see the tests above).
+    # (the same text with "Study Group" at the end is: see the table above).
     ref = Reference.from_string(
         "Smith J, Jones K, Tau Imaging In Early Disease: a review. Neurology. 2019;92:1-9."
     )
     assert not any("Tau" in (f or "") for f in _fam(ref))
-    group = Reference.from_string(
-        "Smith J, Jones K, Tau Imaging Study Group: a review. Neurology. 2019;92:1-9."
-    )
-    assert _fam(group) == ["Smith", "Jones", "Tau Imaging Study Group"]
-
-
-def test_family_name_without_initials_between_names() -> None:
-    ref = Reference.from_string(
-        "Garcia M, Lopez-Vidal, Perez C. Biologic agents and autoimmunity. Autoimmun Rev "
-        "2010;9:188-193."
-    )
-    assert _fam(ref) == ["Garcia", "Lopez-Vidal", "Perez"]
-    assert ref.authors[1].given is None
-    assert ref.title == "Biologic agents and autoimmunity"
-
-
-def test_apa_last_author_without_initials_before_the_year() -> None:
-    ref = Reference.from_string(
-        "Bijl, R. V., Ravelli, A., & Van Zessen, (1998). Prevalence of psychiatric disorder. "
-        "Social Psychiatry and Psychiatric Epidemiology, 33, 587-595."
-    )
-    assert _fam(ref) == ["Bijl", "Ravelli", "Van Zessen"]
-    assert ref.year == 1998
-    assert ref.title == "Prevalence of psychiatric disorder"
-
-
-def test_stray_layout_number_inside_an_author_list() -> None:
-    ref = Reference.from_string(
-        "Hahn A, Wetzel P, \n12. \nMcCallum RW. Absence of interstitial cells in gastroparesis. "
-        "J Gastrointest Surg. 2005;9:102-108."
-    )
-    assert _fam(ref) == ["Hahn", "Wetzel", "McCallum"]
-    assert ref.title == "Absence of interstitial cells in gastroparesis"
-    assert (ref.volume, ref.first_page) == ("9", "102")
-
-
-def test_spaced_initials_before_the_family_name() -> None:
-    ref = Reference.from_string("C P Bean and J D Livingston, J. Appl. Phys. 30, 120S (1959)")
-    assert _fam(ref) == ["Bean", "Livingston"]
-    assert [a.given for a in ref.authors] == ["C P", "J D"]
-    assert (ref.venue, ref.volume, ref.first_page, ref.year) == (
-        "J. Appl. Phys",
-        "30",
-        "120S",
-        1959,
-    )
-
-
-def test_capitalised_and_inner_particles_after_initials() -> None:
-    ref = Reference.from_string(
-        "M.F. Ducatez, S. De Landtsheer, N. Kerlero de Rosbo et al., Molecular evolution of "
-        "H5N1 viruses. J. Gen. Virol. 88, 2297-2306 (2007)"
-    )
-    assert _fam(ref) == ["Ducatez", "De Landtsheer", "Kerlero de Rosbo"]
-    assert ref.year == 2007
-    assert ref.title == "Molecular evolution of H5N1 viruses"
-
-
-def test_spanish_double_family_name_with_y() -> None:
-    ref = Reference.from_string(
-        "Cafe C, Rodriguez y Baena R (1992) Effect of methylprednisolone after SAH. "
-        "J Neurol Sci 111:13-19"
-    )
-    assert _fam(ref) == ["Cafe", "Rodriguez y Baena"]
-    assert ref.authors[1].given == "R"
-
-
-def test_glued_and_and_colon_are_split() -> None:
-    ref = Reference.from_string("J. C. Slater andG. F. Koster:Phys. Rev.,94, 1498 (1954).")
-    assert _fam(ref) == ["Slater", "Koster"]
-    assert (ref.venue, ref.volume, ref.first_page, ref.year) == ("Phys. Rev", "94", "1498", 1954)
-
-
-def test_abbreviated_venue_after_initials_first_names_is_not_a_name() -> None:
-    ref = Reference.from_string(
-        "M. B. Bunge, R. P. Bunge and M. R. Murray, J. Cell Biol. 32, 439 (1967)"
-    )
-    assert _fam(ref) == ["Bunge", "Bunge", "Murray"]
-    assert (ref.venue, ref.volume, ref.first_page) == ("J. Cell Biol", "32", "439")
-
-
-def test_apa_elision_before_the_last_author() -> None:
-    ref = Reference.from_string(
-        "Watermeyer, T. J., Brown, R. G., Karlsson, J., ... & Goldstein, L. H. (2015). Impact "
-        "of disease on caregivers. Amyotrophic Lateral Sclerosis, 16(5), 316-323."
-    )
-    assert _fam(ref) == ["Watermeyer", "Brown", "Karlsson", "Goldstein"]
-    assert ref.year == 2015
-
-
-def test_initials_run_before_colon_or_parenthesised_year() -> None:
-    assert _fam(
-        Reference.from_string("Grünbaum, B: Convex Polytopes. Springer, New York (2013).")
-    ) == ["Grünbaum"]
-    ref = Reference.from_string(
-        "Winogard, CH & Broen, EM (1990). Oral refeeding. Am. J. Clin. Nutr., 52, 967."
-    )
-    assert _fam(ref) == ["Winogard", "Broen"]
-    assert ref.authors[1].given == "EM"
-
-
-def test_chicago_second_author_with_full_given_names() -> None:
-    ref = Reference.from_string(
-        "Schnietz, Karen E., and Marc J. Epstein. 2005. Exploring the Financial Value of a "
-        "Reputation. Corporate Reputation Review 7 (4): 327–335."
-    )
-    assert _fam(ref) == ["Schnietz", "Epstein"]
-    assert [a.given for a in ref.authors] == ["Karen E.", "Marc J."]
-    assert ref.year == 2005
 
 
 # --- The reference parser on real strings from ../shared/data/matching-dev (skipped when absent).
 
 
-# ../shared beside the checkout, as tests/conftest.py locates it; the conftest's shared_data
-# fixture skips every test here when it is absent.
-NORMALIZED = MATCHING / "normalized"
-
-
-@cache
-def _items(name: str) -> tuple[dict[str, Any], ...]:
-    path = NORMALIZED / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not present")
-    with path.open(encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
-
-
 def _glutton(item_id: str) -> dict[str, Any]:
-    for item in _items("glutton_pmc1943_refs_doi_17k.jsonl"):
+    for item in _data.rows("glutton_pmc1943_refs_doi_17k.jsonl"):
         if item["id"] == item_id:
             left: dict[str, Any] = item["left"]
             return left
@@ -654,7 +649,7 @@ def test_real_pmc_strings(item_id: str, family: str, year: int, title_start: str
 def test_glutton_field_accuracy_floors() -> None:
     n = {"title": 0, "author": 0, "volume": 0, "page": 0}
     ok = dict.fromkeys(n, 0)
-    for item in _items("glutton_pmc1943_refs_doi_17k.jsonl"):
+    for item in _data.rows("glutton_pmc1943_refs_doi_17k.jsonl"):
         gold = item["left"]
         ref = Reference.from_string(gold["reference"])
         if gold.get("atitle"):
@@ -692,7 +687,7 @@ def test_glutton_field_accuracy_floors() -> None:
 )
 def test_crossref_strings_parse_without_internal_errors(name: str, key: str) -> None:
     confident = 0
-    items = _items(name)
+    items = _data.rows(name)
     for item in items:
         text = item["left"][key]
         ref = Reference.from_string(text)
@@ -708,7 +703,7 @@ def test_crossref_strings_parse_without_internal_errors(name: str, key: str) -> 
 @pytest.mark.shared_data
 def test_crossref_gold_doi_in_string_is_found() -> None:
     checked = 0
-    for item in _items("crossref_unstructured_real_2k.jsonl"):
+    for item in _data.rows("crossref_unstructured_real_2k.jsonl"):
         text = item["left"]["ref_string"]
         gold = item["right"]["target_gt"]["DOI"]
         golds = gold if isinstance(gold, list) else [gold]
@@ -777,7 +772,7 @@ def test_real_author_list_gaps(
 
 
 def _crossref(item_id: str) -> dict[str, Any]:
-    for item in _items("crossref_overall_2k.jsonl"):
+    for item in _data.rows("crossref_overall_2k.jsonl"):
         if item["id"] == item_id:
             ref: dict[str, Any] = item["left"]["reference"]
             return ref
@@ -809,9 +804,9 @@ def test_real_crossref_author_lists(item_id: str, families: list[str]) -> None:
 def test_identifier_prefilter_on_every_real_string() -> None:
     # The parser skips find_identifiers when _may_hold_identifier says no; on real strings that
     # must never lose an identifier or a malformed fragment.
-    texts = [i["left"]["reference"] for i in _items("glutton_pmc1943_refs_doi_17k.jsonl")]
+    texts = [i["left"]["reference"] for i in _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")]
     for name in ("crossref_unstructured_real_2k.jsonl", "crossref_unstructured_tuning_1k.jsonl"):
-        texts += [i["left"]["ref_string"] for i in _items(name)]
+        texts += [i["left"]["ref_string"] for i in _data.rows(name)]
     skipped = 0
     for text in texts:
         if not _may_hold_identifier(text):

@@ -8,7 +8,6 @@ The strings are written for these tests, modelled on patterns seen in the PMC st
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -16,7 +15,9 @@ import pytest
 
 from citeledger.model import Reference
 from citeledger.resolve.normalize import normalize_title
-from tests.conftest import MATCHING, requires_shared
+from tests import _data
+from tests._checks import assert_fields
+from tests.conftest import requires_shared
 
 
 def _title(text: str) -> str | None:
@@ -60,71 +61,82 @@ def test_line_break_hyphen(broken: str, expected: str) -> None:
 # --------------------------------------------------------------------------- text after the numbers
 
 
-def test_split_doi_after_the_numbers() -> None:
-    ref = Reference.from_string(
-        "Hoppe, J.B., M. Axel, and M.M. \nDavies. 2010. Receptor-ligand interactions in situ show "
-        "accel-\nerated kinetics and increased affinity. Nature. 463:963-967. doi:10 \n"
-        ".1038/nature99999"
-    )
-    assert ref.title == (
-        "Receptor-ligand interactions in situ show accelerated kinetics and increased affinity"
-    )
-    assert (ref.venue, ref.volume, ref.first_page, ref.last_page) == ("Nature", "463", "963", "967")
-    assert ref.year == 2010
-
-
-def test_running_head_after_the_numbers() -> None:
-    ref = Reference.from_string(
-        "Walters, L., & Van Eyk, N. J. (2011). Towards a better citation index: some "
-        "considerations. Journal of Scientometric Studies, 5(1), 37-47. \nTowards a better "
-        "citation index \n481"
-    )
-    assert ref.title == "Towards a better citation index: some considerations"
-    assert ref.venue == "Journal of Scientometric Studies"
-    assert (ref.volume, ref.issue, ref.first_page, ref.last_page) == ("5", "1", "37", "47")
-
-
-def test_next_column_text_after_the_numbers() -> None:
-    ref = Reference.from_string(
-        "Lane, C. E., and Schiff, M. H. (2004). \nFinger independence: limits due to passive "
-        "coupling versus active control. J. Neurophysiol. 92, \n2802-2810. \nlocal motor "
-        "cortex popula-\ntions. J. Neurosci. 30, 9659-9669."
-    )
-    assert ref.title == "Finger independence: limits due to passive coupling versus active control"
-    assert (ref.venue, ref.volume, ref.first_page) == ("J. Neurophysiol", "92", "2802")
-    assert ref.year == 2004
-
-
-def test_year_after_the_numbers_belongs_to_them() -> None:
-    ref = Reference.from_string(
-        "M Rossi, PG Bianchi, V Verdi, Direct measurement of knee stiffness \nduring quiet "
-        "standing: implications for modelling. Gait & posture. 21, 410-424 (2005). "
-        "doi:10.1016/j. \ngaitpost.2004.05.999"
-    )
-    assert ref.title == (
-        "Direct measurement of knee stiffness during quiet standing: implications for modelling"
-    )
-    assert (ref.venue, ref.volume, ref.first_page, ref.year) == (
-        "Gait & posture",
-        "21",
-        "410",
-        2005,
-    )
-
-
-def test_year_before_the_numbers_opens_them() -> None:
-    ref = Reference.from_string(
-        "Wein JW, Klemm I, Judd RM. MRI for the assessment of \nmyocardial viability. Cardiol "
-        "Clin. 2007;25(1):35-56. v."
-    )
-    assert ref.title == "MRI for the assessment of myocardial viability"
-    assert (ref.venue, ref.year, ref.volume, ref.issue, ref.first_page) == (
-        "Cardiol Clin",
-        2007,
-        "25",
-        "1",
-        "35",
-    )
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        pytest.param(
+            "Hoppe, J.B., M. Axel, and M.M. \nDavies. 2010. Receptor-ligand interactions in situ "
+            "show accel-\nerated kinetics and increased affinity. Nature. 463:963-967. doi:10 \n"
+            ".1038/nature99999",
+            {
+                "title": "Receptor-ligand interactions in situ show accelerated kinetics and "
+                "increased affinity",
+                "venue": "Nature",
+                "volume": "463",
+                "first_page": "963",
+                "last_page": "967",
+                "year": 2010,
+            },
+            id="split doi",
+        ),
+        pytest.param(
+            "Walters, L., & Van Eyk, N. J. (2011). Towards a better citation index: some "
+            "considerations. Journal of Scientometric Studies, 5(1), 37-47. \nTowards a better "
+            "citation index \n481",
+            {
+                "title": "Towards a better citation index: some considerations",
+                "venue": "Journal of Scientometric Studies",
+                "volume": "5",
+                "issue": "1",
+                "first_page": "37",
+                "last_page": "47",
+            },
+            id="running head",
+        ),
+        pytest.param(
+            "Lane, C. E., and Schiff, M. H. (2004). \nFinger independence: limits due to passive "
+            "coupling versus active control. J. Neurophysiol. 92, \n2802-2810. \nlocal motor "
+            "cortex popula-\ntions. J. Neurosci. 30, 9659-9669.",
+            {
+                "title": "Finger independence: limits due to passive coupling versus active control",
+                "venue": "J. Neurophysiol",
+                "volume": "92",
+                "first_page": "2802",
+                "year": 2004,
+            },
+            id="next column text",
+        ),
+        pytest.param(
+            "M Rossi, PG Bianchi, V Verdi, Direct measurement of knee stiffness \nduring quiet "
+            "standing: implications for modelling. Gait & posture. 21, 410-424 (2005). "
+            "doi:10.1016/j. \ngaitpost.2004.05.999",
+            {
+                "title": "Direct measurement of knee stiffness during quiet standing: "
+                "implications for modelling",
+                "venue": "Gait & posture",
+                "volume": "21",
+                "first_page": "410",
+                "year": 2005,
+            },
+            id="a year after the numbers belongs to them",
+        ),
+        pytest.param(
+            "Wein JW, Klemm I, Judd RM. MRI for the assessment of \nmyocardial viability. Cardiol "
+            "Clin. 2007;25(1):35-56. v.",
+            {
+                "title": "MRI for the assessment of myocardial viability",
+                "venue": "Cardiol Clin",
+                "year": 2007,
+                "volume": "25",
+                "issue": "1",
+                "first_page": "35",
+            },
+            id="a year before the numbers opens them",
+        ),
+    ],
+)
+def test_text_after_the_numbers(text: str, fields: dict[str, object]) -> None:
+    assert_fields(Reference.from_string(text), **fields)
 
 
 def test_second_reference_after_the_numbers_is_not_cut() -> None:
@@ -202,32 +214,28 @@ def test_title_ending_in_a_short_word(text: str, title: str, venue: str) -> None
     assert (ref.title, ref.venue) == (title, venue)
 
 
-@pytest.mark.parametrize(
-    ("text", "title"),
-    [
-        # Journal abbreviations and initials inside the venue or a name do not end a title.
+#: Abbreviation stops that do not end a title.
+_ABBREVIATION_STOPS = [
+    # Journal abbreviations and initials inside the venue or a name do not end a title.
+    (
         (
-            (
-                "Brown, A., Green, B.: Continuous lattices and domains, Houston J. Math. 9, 191-208 "
-                "(1983)."
-            ),
-            "Continuous lattices and domains",
+            "Brown, A., Green, B.: Continuous lattices and domains, Houston J. Math. 9, 191-208 "
+            "(1983)."
         ),
+        "Continuous lattices and domains",
+    ),
+    (
         (
-            (
-                "Ayres, A. B.: Swept shock wave interaction, Missile Aerodynamics, Editors: M. J. "
-                "Hemsh and J. N. Nielson, (1986)."
-            ),
-            "Swept shock wave interaction, Missile Aerodynamics",
+            "Ayres, A. B.: Swept shock wave interaction, Missile Aerodynamics, Editors: M. J. "
+            "Hemsh and J. N. Nielson, (1986)."
         ),
-        (
-            "Marsh J, Kerr T. Growth of Escherichia coli in broth. J Bacteriol. 1990;12:1-9.",
-            "Growth of Escherichia coli in broth",
-        ),
-    ],
-)
-def test_abbreviation_stops_that_do_not_end_a_title(text: str, title: str) -> None:
-    assert _title(text) == title
+        "Swept shock wave interaction, Missile Aerodynamics",
+    ),
+    (
+        "Marsh J, Kerr T. Growth of Escherichia coli in broth. J Bacteriol. 1990;12:1-9.",
+        "Growth of Escherichia coli in broth",
+    ),
+]
 
 
 # --------------------------------------------------------------------------- author lists
@@ -253,49 +261,45 @@ def test_colon_ends_a_list_with_a_lost_comma() -> None:
     assert _fam(text) == ["Milan", "Ho", "Arndt", "Anders"]
 
 
-@pytest.mark.parametrize(
-    ("text", "title"),
-    [
-        (  # a group of people at the end of the list
-            (
-                "Bowe CJD, Waters NM, Faris PD, Ghali WA, the APPROACH Investigators: Accuracy of "
-                "postal code \ncoordinates as a proxy for residence. Int J Health Geogr 2004, 3:5."
-            ),
-            "Accuracy of postal code coordinates as a proxy for residence",
+#: The rest of an author list is not title.
+_REST_OF_AN_AUTHOR_LIST = [
+    (  # a group of people at the end of the list
+        (
+            "Bowe CJD, Waters NM, Faris PD, Ghali WA, the APPROACH Investigators: Accuracy of "
+            "postal code \ncoordinates as a proxy for residence. Int J Health Geogr 2004, 3:5."
         ),
-        (  # the colon glued into the last name
-            (
-                "Rayne H, Pisano RL, Goodwin D, Akiba T, \nYoung E, Port FCreation: Cannulation and "
-                "Survival of Arteriovenous Fistulae. Kidney Int 2003, 63:323-333."
-            ),
-            "Cannulation and Survival of Arteriovenous Fistulae",
+        "Accuracy of postal code coordinates as a proxy for residence",
+    ),
+    (  # the colon glued into the last name
+        (
+            "Rayne H, Pisano RL, Goodwin D, Akiba T, \nYoung E, Port FCreation: Cannulation and "
+            "Survival of Arteriovenous Fistulae. Kidney Int 2003, 63:323-333."
         ),
-        (  # a full stop after the first name
-            (
-                "Johns CR. Thames HD, Huang DT, Schmidt-Ulrich RK. The tumour volume and clonogen "
-                "\nnumber relationship. Int J Radiat Oncol Biol Phys. \n1995;33:281-8."
-            ),
-            "The tumour volume and clonogen number relationship",
+        "Cannulation and Survival of Arteriovenous Fistulae",
+    ),
+    (  # a full stop after the first name
+        (
+            "Johns CR. Thames HD, Huang DT, Schmidt-Ulrich RK. The tumour volume and clonogen "
+            "\nnumber relationship. Int J Radiat Oncol Biol Phys. \n1995;33:281-8."
         ),
-        (  # a particle split from its name, the year later
-            (
-                "Gianni, P., Gold, G., Kovac, \nE., von, G. A., Imhof, A., Bouras, C., \nand Hof, P. "
-                "R. (2007). Assessing the \ncognitive impact of vascular burden. Acta Neuropathol. "
-                "113, \n1-12."
-            ),
-            "Assessing the cognitive impact of vascular burden",
+        "The tumour volume and clonogen number relationship",
+    ),
+    (  # a particle split from its name, the year later
+        (
+            "Gianni, P., Gold, G., Kovac, \nE., von, G. A., Imhof, A., Bouras, C., \nand Hof, P. "
+            "R. (2007). Assessing the \ncognitive impact of vascular burden. Acta Neuropathol. "
+            "113, \n1-12."
         ),
-        (  # a dangling "and" and one name before the year
-            (
-                "Zanetti, C., Carola, V., Lo Iacono, L., \nand d'Amato, F. \nR. (2010). Postnatal "
-                "handling reverses \nsocial anxiety in knockout mice. Genes Brain Behav. 9, \n26-32."
-            ),
-            "Postnatal handling reverses social anxiety in knockout mice",
+        "Assessing the cognitive impact of vascular burden",
+    ),
+    (  # a dangling "and" and one name before the year
+        (
+            "Zanetti, C., Carola, V., Lo Iacono, L., \nand d'Amato, F. \nR. (2010). Postnatal "
+            "handling reverses \nsocial anxiety in knockout mice. Genes Brain Behav. 9, \n26-32."
         ),
-    ],
-)
-def test_rest_of_an_author_list_is_not_title(text: str, title: str) -> None:
-    assert _title(text) == title
+        "Postnatal handling reverses social anxiety in knockout mice",
+    ),
+]
 
 
 def test_year_found_after_a_rescued_list() -> None:
@@ -307,43 +311,36 @@ def test_year_found_after_a_rescued_list() -> None:
     assert "Hof" in [a.family for a in ref.authors]
 
 
-@pytest.mark.parametrize(
-    ("text", "title"),
-    [
-        # Titles with a colon after a first word, with commas, and with "et al." stay whole.
+#: Titles that look like names are kept.
+_TITLES_LIKE_NAMES = [
+    # Titles with a colon after a first word, with commas, and with "et al." stay whole.
+    (
         (
-            (
-                "Rajbhandari S, et al. ZeRO-Infinity: breaking the GPU memory wall for extreme "
-                "scale deep learning. SC21. 2021."
-            ),
-            "ZeRO-Infinity: breaking the GPU memory wall for extreme scale deep learning",
+            "Rajbhandari S, et al. ZeRO-Infinity: breaking the GPU memory wall for extreme "
+            "scale deep learning. SC21. 2021."
         ),
+        "ZeRO-Infinity: breaking the GPU memory wall for extreme scale deep learning",
+    ),
+    (
+        ("Smith J, Doe K. Vitamin D, Vitamin K: two vitamins for bone. J Bone Res. 2010;1:1-9."),
+        "Vitamin D, Vitamin K: two vitamins for bone",
+    ),
+    (
+        "Smith J, Doe K. Cancer, Diabetes, and Obesity: a review. Lancet. 2010;1:1-9.",
+        "Cancer, Diabetes, and Obesity: a review",
+    ),
+    (
         (
-            (
-                "Smith J, Doe K. Vitamin D, Vitamin K: two vitamins for bone. J Bone Res. "
-                "2010;1:1-9."
-            ),
-            "Vitamin D, Vitamin K: two vitamins for bone",
+            "Smith J. Comment on Jones et al.: the data do not support the claim. Science. "
+            "2010;1:1-2."
         ),
-        (
-            "Smith J, Doe K. Cancer, Diabetes, and Obesity: a review. Lancet. 2010;1:1-9.",
-            "Cancer, Diabetes, and Obesity: a review",
-        ),
-        (
-            (
-                "Smith J. Comment on Jones et al.: the data do not support the claim. Science. "
-                "2010;1:1-2."
-            ),
-            "Comment on Jones et al.: the data do not support the claim",
-        ),
-        (
-            "Hughes TP, Baird AH. Hepatitis B, C and D: an update. J Hepatol. 2003;1:1-9.",
-            "Hepatitis B, C and D: an update",
-        ),
-    ],
-)
-def test_titles_that_look_like_names_are_kept(text: str, title: str) -> None:
-    assert _title(text) == title
+        "Comment on Jones et al.: the data do not support the claim",
+    ),
+    (
+        "Hughes TP, Baird AH. Hepatitis B, C and D: an update. J Hepatol. 2003;1:1-9.",
+        "Hepatitis B, C and D: an update",
+    ),
+]
 
 
 def test_place_and_state_are_not_a_list_of_names() -> None:
@@ -358,12 +355,7 @@ def test_place_and_state_are_not_a_list_of_names() -> None:
 
 @cache
 def _glutton() -> dict[str, dict[str, Any]]:
-    path = MATCHING / "normalized" / "glutton_pmc1943_refs_doi_17k.jsonl"
-    if not path.is_file():
-        pytest.skip(f"{path} is not present")
-    with path.open(encoding="utf-8") as fh:
-        items = (json.loads(line) for line in fh if line.strip())
-        return {item["id"]: item["left"] for item in items}
+    return {item["id"]: item["left"] for item in _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")}
 
 
 @requires_shared
@@ -390,3 +382,24 @@ def test_real_pmc_strings(item_id: str, pattern: str) -> None:
     ref = Reference.from_string(gold["reference"])
     assert normalize_title(ref.title) == normalize_title(gold["atitle"]), pattern
     assert (ref.volume, ref.first_page) == (gold["volume"], gold["firstPage"]), pattern
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        *(
+            pytest.param(*case, id=f"abbreviation stop {i}")
+            for i, case in enumerate(_ABBREVIATION_STOPS)
+        ),
+        *(
+            pytest.param(*case, id=f"rest of a list {i}")
+            for i, case in enumerate(_REST_OF_AN_AUTHOR_LIST)
+        ),
+        *(
+            pytest.param(*case, id=f"title like names {i}")
+            for i, case in enumerate(_TITLES_LIKE_NAMES)
+        ),
+    ],
+)
+def test_title_after_an_author_list(text: str, title: str) -> None:
+    assert _title(text) == title

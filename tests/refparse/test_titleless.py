@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.model import Method, ResolutionState
 from citeledger.refparse import parse_reference
-from tests.resolve.test_journals import JOURNALS
+from tests._data import JOURNALS, journal_record
 
 # (string, first author's family name, journal, volume, first page, year)
 TITLE_LESS = (
@@ -291,18 +291,7 @@ _RENDER = (
     "Smith A, Jones B. {journal}. 1979;76:4350.",
     "Smith, A.; Jones, B. {journal} 1979, 76, 4350.",
 )
-
-
-def _held(venue: str) -> cl.Paper:
-    return cl.Paper(
-        title="Electrophoretic transfer of proteins",
-        authors=["A. Smith", "B. Jones"],
-        year=1979,
-        venue=venue,
-        volume="76",
-        pages="4350-4354",
-        identifiers=["10.5555/journals.test"],
-    )
+_AUTHORS = ("A. Smith", "B. Jones")
 
 
 @settings(max_examples=150, deadline=None)
@@ -315,7 +304,7 @@ def test_the_string_route_never_verifies_across_two_journals(
     pair: list[tuple[str, str]], forms: tuple[int, int], style: str
 ) -> None:
     cited, held = pair[0][forms[0]], pair[1][forms[1]]
-    res = cl.Resolver([_held(held)]).resolve(style.format(journal=cited))
+    res = cl.Resolver([journal_record(held, authors=_AUTHORS)]).resolve(style.format(journal=cited))
     assert not res.verified, (cited, held, res.reason)
 
 
@@ -329,7 +318,7 @@ def test_the_string_route_verifies_one_journal_in_any_form(
     journal: tuple[str, str], forms: tuple[int, int], style: str
 ) -> None:
     text = style.format(journal=journal[forms[0]])
-    res = cl.Resolver([_held(journal[forms[1]])]).resolve(text)
+    res = cl.Resolver([journal_record(journal[forms[1]], authors=_AUTHORS)]).resolve(text)
     assert res.state is ResolutionState.VERIFIED_FUZZY, (text, res.reason)
 
 
@@ -358,31 +347,28 @@ GUIDELINE = cl.Paper(
 )
 
 
-def test_a_same_titled_work_on_another_page_of_the_volume_does_not_verify() -> None:
-    # The executive summary and the full guideline share a title, authors, year and volume;
-    # the catalog holds only the summary, and the reference cites the full text's page.
-    ref = cl.Reference(
+def _cite_guideline(*, first_page: str) -> cl.Reference:
+    return cl.Reference(
         title=GUIDELINE.title,
         authors=["Ryan TJ", "Anderson JL"],
         year=1996,
         venue="Circulation",
         volume="94",
-        first_page="2291",
+        first_page=first_page,
     )
+
+
+def test_a_same_titled_work_on_another_page_of_the_volume_does_not_verify() -> None:
+    # The executive summary and the full guideline share a title, authors, year and volume;
+    # the catalog holds only the summary, and the reference cites the full text's page.
+    ref = _cite_guideline(first_page="2291")
     res = cl.Resolver([GUIDELINE]).resolve(ref)
     assert not res.verified
     assert "another work of that title" in res.reason
 
 
 def test_a_pinpoint_page_inside_the_article_still_verifies() -> None:
-    ref = cl.Reference(
-        title=GUIDELINE.title,
-        authors=["Ryan TJ", "Anderson JL"],
-        year=1996,
-        venue="Circulation",
-        volume="94",
-        first_page="2345",
-    )
+    ref = _cite_guideline(first_page="2345")
     assert cl.Resolver([GUIDELINE]).resolve(ref).verified
 
 
@@ -417,14 +403,7 @@ def test_score_means_the_same_on_every_route() -> None:
 def test_one_page_printed_two_ways_is_not_another_work() -> None:
     # "i38" (a supplement's page) and "38" are one page: the same-volume rule does not fire.
     paper = cl.model.replace(GUIDELINE, pages="38-46")
-    ref = cl.Reference(
-        title=GUIDELINE.title,
-        authors=["Ryan TJ", "Anderson JL"],
-        year=1996,
-        venue="Circulation",
-        volume="94",
-        first_page="i38",
-    )
+    ref = _cite_guideline(first_page="i38")
     assert cl.Resolver([paper]).resolve(ref).verified
 
 

@@ -10,28 +10,7 @@ import citeledger as cl
 from citeledger.model import ResolutionState
 from citeledger.resolve.journals import journal_key, ltwa_contradicts, same_journal_key
 from citeledger.resolve.scoring import same_journal
-
-#: (full name, ISO 4 / NLM abbreviation) of real journals, pairwise different journals.
-JOURNALS = (
-    ("Proceedings of the National Academy of Sciences", "Proc. Natl. Acad. Sci. U.S.A"),
-    ("Physical Review Letters", "Phys Rev Lett"),
-    ("Physical Review D", "Phys. Rev. D"),
-    ("Physical Review B", "Phys. Rev. B"),
-    ("Journal of the American Chemical Society", "J Am Chem Soc"),
-    ("The New England Journal of Medicine", "N Engl J Med"),
-    ("Annals of the New York Academy of Sciences", "Ann N Y Acad Sci"),
-    ("Nature", "Nature"),
-    ("Nature Genetics", "Nat Genet"),
-    ("Nature Medicine", "Nat. Med."),
-    ("The Journal of Chemical Physics", "J. Chem. Phys."),
-    ("The Journal of Physical Chemistry", "J. Phys. Chem."),
-    ("Cell", "Cell"),
-    ("Cell Metabolism", "Cell Metab"),
-    ("Applied and Environmental Microbiology", "Appl Environ Microbiol"),
-    ("American Journal of Human Genetics", "Am J Hum Genet"),
-    ("Journal of Magnetism and Magnetic Materials", "J Magn Magn Mater"),
-    ("Reviews of Modern Physics", "Rev. Mod. Phys."),
-)
+from tests._data import JOURNALS, journal_record
 
 
 @pytest.mark.parametrize(("full", "abbreviation"), JOURNALS)
@@ -67,16 +46,7 @@ def test_the_key_ignores_case_dots_function_words_and_years() -> None:
     assert not same_journal_key(None, "Nature")
 
 
-def _record(venue: str) -> cl.Paper:
-    return cl.Paper(
-        title="Electrophoretic transfer of proteins",
-        authors=["H. Towbin", "T. Staehelin"],
-        year=1979,
-        venue=venue,
-        volume="76",
-        pages="4350-4354",
-        identifiers=["10.5555/journals.test"],
-    )
+_AUTHORS = ("H. Towbin", "T. Staehelin")
 
 
 def _reference(venue: str) -> cl.Reference:
@@ -94,7 +64,7 @@ def test_the_locator_route_never_verifies_across_two_journals(
     pair: list[tuple[str, str]], forms: tuple[int, int]
 ) -> None:
     cited, held = pair[0][forms[0]], pair[1][forms[1]]
-    res = cl.Resolver([_record(held)]).resolve(_reference(cited))
+    res = cl.Resolver([journal_record(held, authors=_AUTHORS)]).resolve(_reference(cited))
     assert not res.verified, (cited, held, res.reason)
 
 
@@ -103,5 +73,7 @@ def test_the_locator_route_never_verifies_across_two_journals(
 def test_the_locator_route_verifies_one_journal_in_any_form(
     journal: tuple[str, str], forms: tuple[int, int]
 ) -> None:
-    res = cl.Resolver([_record(journal[forms[1]])]).resolve(_reference(journal[forms[0]]))
+    res = cl.Resolver([journal_record(journal[forms[1]], authors=_AUTHORS)]).resolve(
+        _reference(journal[forms[0]])
+    )
     assert res.state is ResolutionState.VERIFIED_FUZZY

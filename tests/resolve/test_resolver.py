@@ -10,7 +10,7 @@ import pickle
 import time
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pytest
@@ -24,7 +24,11 @@ from citeledger.model import Agreement, Evidence, Method, Relation, ResolutionSt
 from citeledger.resolve import CandidateProvider
 from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
-from tests.conftest import MATCHING, SOURCES, requires_shared
+from tests import _data
+from tests.conftest import SOURCES, requires_shared
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # --------------------------------------------------------------------------- strategies
 
@@ -437,6 +441,23 @@ def test_resolve_many_progress_and_workers() -> None:
 _FORK = "fork" in multiprocessing.get_all_start_methods()
 
 
+def _before_resolve(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    in_child: Callable[[], object] = lambda: None,
+    in_parent: Callable[[], object] = lambda: None,
+) -> None:
+    """Patch ``Resolver.resolve`` to call ``in_child`` first in a worker, ``in_parent`` here."""
+    parent = os.getpid()
+    original = cl.Resolver.resolve
+
+    def patched(self: cl.Resolver, ref: Any) -> cl.Resolution:
+        (in_parent if os.getpid() == parent else in_child)()
+        return original(self, ref)
+
+    monkeypatch.setattr(cl.Resolver, "resolve", patched)
+
+
 @pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
 @pytest.mark.parametrize("workers", [2, 3])
 def test_resolve_many_shares_the_work_between_this_process_and_its_children(
@@ -491,15 +512,10 @@ def test_resolve_many_with_spawned_children_equals_one_process(
 
 @pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
 def test_resolve_many_raises_a_childs_exception(monkeypatch: pytest.MonkeyPatch) -> None:
-    parent = os.getpid()
-    original = cl.Resolver.resolve
+    def fail() -> None:
+        raise cl.ParseError("broken in the child")
 
-    def failing(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        if os.getpid() != parent:
-            raise cl.ParseError("broken in the child")
-        return original(self, ref)
-
-    monkeypatch.setattr(cl.Resolver, "resolve", failing)
+    _before_resolve(monkeypatch, in_child=fail)
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     with pytest.raises(cl.ParseError, match="broken in the child"):
         cl.Resolver(CATALOG).resolve_many(refs, workers=2)
@@ -510,16 +526,11 @@ def test_resolve_many_raises_a_childs_exception(monkeypatch: pytest.MonkeyPatch)
 def test_resolve_many_reports_a_dead_child_instead_of_waiting(
     code: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    parent = os.getpid()
-    original = cl.Resolver.resolve
-
-    def dying(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        if os.getpid() != parent:
-            os._exit(code)  # killed, crashed or exited: no exception, no message
-        time.sleep(0.001)  # the parent is slower, so the child claims a batch
-        return original(self, ref)
-
-    monkeypatch.setattr(cl.Resolver, "resolve", dying)
+    _before_resolve(
+        monkeypatch,
+        in_child=lambda: os._exit(code),  # killed, crashed or exited: no exception, no message
+        in_parent=lambda: time.sleep(0.001),  # the parent is slower, so the child claims a batch
+    )
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     started = time.monotonic()
     with pytest.raises(WorkerLost, match="died" if code else "without reporting") as info:
@@ -538,7 +549,6 @@ def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
 
     parent = os.getpid()
     original_claim = module._claim
-    original_resolve = cl.Resolver.resolve
 
     def claim(counter: Any, n: int, check: Any = None) -> int | None:
         if os.getpid() != parent:
@@ -546,12 +556,11 @@ def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
             os._exit(5)  # dies holding the lock: nobody will ever release it
         return original_claim(counter, n, check)
 
-    def slow(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        time.sleep(0.002)  # so the child reaches the counter while the parent works
-        return original_resolve(self, ref)
-
     monkeypatch.setattr(module, "_claim", claim)
-    monkeypatch.setattr(cl.Resolver, "resolve", slow)
+    # Slow, so the child reaches the counter while the parent works.
+    _before_resolve(
+        monkeypatch, in_child=lambda: time.sleep(0.002), in_parent=lambda: time.sleep(0.002)
+    )
     refs = [_ref(p, ids=False) for p in CATALOG * 60]
     started = time.monotonic()
     with pytest.raises(WorkerLost) as info:
@@ -1123,39 +1132,6 @@ def test_resolve_many_keeps_every_good_item_when_some_are_not_references(workers
 # --- The six resolution states on real records from ../shared (skipped when it is absent).
 
 
-NORMALIZED = MATCHING / "normalized"
-
-
-def _rows(name: str) -> list[dict[str, Any]]:
-    with (NORMALIZED / name).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def _by_id(name: str, ident: str) -> dict[str, Any]:
-    return next(r for r in _rows(name) if r["id"] == ident)
-
-
-def _magellan(rec: dict[str, str]) -> cl.Paper:
-    return cl.Paper(
-        title=rec["title"] or None,
-        authors=rec["authors"] or None,
-        venue=rec["venue"] or None,
-        year=rec["year"] or None,
-    )
-
-
-def _glutton(row: dict[str, Any]) -> cl.Paper:
-    left = row["left"]
-    return cl.Paper(
-        title=left["atitle"],
-        authors=[left["firstAuthor"]] if left.get("firstAuthor") else [],
-        venue=left.get("jtitle"),
-        volume=left.get("volume"),
-        pages=left.get("firstPage"),
-        identifiers=[cl.normalize_doi(row["right"]["doi"])],
-    )
-
-
 def _openalex(path: Path) -> cl.Paper:
     work = json.loads(path.read_text(encoding="utf-8"))
     return cl.Paper(
@@ -1166,13 +1142,15 @@ def _openalex(path: Path) -> cl.Paper:
     )
 
 
-Labeled = tuple[list[dict[str, Any]], cl.Resolver, dict[int, str]]
+Labeled = tuple[tuple[dict[str, Any], ...], cl.Resolver, dict[int, str]]
 
 
 @pytest.fixture(scope="module")
 def acm() -> Labeled:
-    rows = _rows("magellan_dblp_acm.jsonl")
-    rights = {json.dumps(r["right"], sort_keys=True): _magellan(r["right"]) for r in rows}
+    rows = _data.rows("magellan_dblp_acm.jsonl")
+    rights = {
+        json.dumps(r["right"], sort_keys=True): _data.magellan_paper(r["right"]) for r in rows
+    }
     keys = {id(p): k for k, p in rights.items()}
     return rows, cl.Resolver(rights.values()), keys
 
@@ -1200,7 +1178,7 @@ def test_verified_fuzzy_dblp_acm_positive_pair(acm: Labeled) -> None:
     row = next(
         r for r in rows if r["expected"] == "1" and r["left"]["title"] == r["right"]["title"]
     )
-    res = resolver.resolve(_magellan(row["left"]))
+    res = resolver.resolve(_data.magellan_paper(row["left"]))
     assert res.state is ResolutionState.VERIFIED_FUZZY
     assert res.target is not None
     assert res.target.title == row["right"]["title"]
@@ -1208,9 +1186,9 @@ def test_verified_fuzzy_dblp_acm_positive_pair(acm: Labeled) -> None:
 
 @requires_shared
 def test_unresolved_dblp_acm_negative_pair() -> None:
-    row = _by_id("magellan_dblp_acm.jsonl", "magellan-DBLP-ACM:train:1")
+    row = _data.row("magellan_dblp_acm.jsonl", "magellan-DBLP-ACM:train:1")
     assert row["expected"] == "0"  # "oracle industrial exhibit" vs "objectivity industrial exhibit"
-    res = cl.verify(_magellan(row["left"]), _magellan(row["right"]))
+    res = cl.verify(_data.magellan_paper(row["left"]), _data.magellan_paper(row["right"]))
     assert res.state is ResolutionState.UNRESOLVED
     assert res.alternatives  # the candidate that was considered and rejected is named
 
@@ -1220,7 +1198,7 @@ def test_unresolved_ambiguous_fuzzycat_lookalikes() -> None:
     # "Anticoagulant therapy" (1963, DOI) vs "Anticoagulant therapy" (1953, PMID): DIFFERENT.
     row = next(
         r
-        for r in _rows("fuzzycat_verify_pairs.jsonl")
+        for r in _data.rows("fuzzycat_verify_pairs.jsonl")
         if r["left"].get("title") == "Anticoagulant therapy"
     )
     papers = [
@@ -1242,7 +1220,7 @@ def test_unresolved_ambiguous_fuzzycat_lookalikes() -> None:
 def test_crossref_structured_reference_without_title_resolves_by_journal_volume_page() -> None:
     # Half of the Crossref structured MATCH references carry no title: "Luga, Cell 151, 1542
     # (2012)". The journal, volume and first page find the record; the author and year confirm.
-    row = _by_id("crossref_structured_tuning_2k.jsonl", "crossref-structured-tuning-2k:0")
+    row = _data.row("crossref_structured_tuning_2k.jsonl", "crossref-structured-tuning-2k:0")
     ref = row["left"]["reference"]
     reference = cl.Reference(
         authors=ref["author"],
@@ -1281,7 +1259,7 @@ def test_crossref_structured_reference_without_title_resolves_by_journal_volume_
 
 @requires_shared
 def test_malformed_identifier_crossref_truncated_doi() -> None:
-    row = _by_id("crossref_overall_2k.jsonl", "crossref-overall-2k:1894")
+    row = _data.row("crossref_overall_2k.jsonl", "crossref-overall-2k:1894")
     found = find_identifiers(row["left"]["reference"]["DOI"])
     res = cl.Resolver([]).resolve(cl.Reference(malformed=found.malformed))
     assert res.state is ResolutionState.MALFORMED_IDENTIFIER
@@ -1290,9 +1268,9 @@ def test_malformed_identifier_crossref_truncated_doi() -> None:
 
 @requires_shared
 def test_metadata_mismatch_glutton_wrong_doi() -> None:
-    rows = _rows("glutton_pmc1943_refs_doi_17k.jsonl")[:50]
+    rows = _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")[:50]
     a, b = rows[0], next(r for r in rows[1:] if r["left"]["atitle"] and r["left"]["volume"])
-    resolver = cl.Resolver(_glutton(r) for r in (a, b))
+    resolver = cl.Resolver(_data.glutton_paper(r) for r in (a, b))
     # b's metadata with a's DOI, as a publisher-asserted DOI gone wrong.
     left = b["left"]
     ref = cl.Reference(
@@ -1308,13 +1286,13 @@ def test_metadata_mismatch_glutton_wrong_doi() -> None:
     assert res.target.title == a["left"]["atitle"]
     assert "title" in res.reason
     # ...and the fuzzy route names b as what the metadata describe.
-    assert res.alternatives[0].identifiers == _glutton(b).identifiers
+    assert res.alternatives[0].identifiers == _data.glutton_paper(b).identifiers
 
 
 @requires_shared
 def test_verified_exact_glutton_sample() -> None:
-    rows = _rows("glutton_pmc1943_refs_doi_17k.jsonl")[:300]
-    papers = [_glutton(r) for r in rows]
+    rows = _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")[:300]
+    papers = [_data.glutton_paper(r) for r in rows]
     resolver = cl.Resolver(papers)
     refs = [cl.Reference(title=r["left"]["atitle"], identifiers=[r["right"]["doi"]]) for r in rows]
     results = resolver.resolve_many(refs)
@@ -1338,7 +1316,7 @@ def test_dblp_acm_precision_floor(acm: Labeled) -> None:
     lefts = {json.dumps(r["left"], sort_keys=True): r["left"] for r in rows}
     tp = fp = 0
     for key, left in lefts.items():
-        res = resolver.resolve(_magellan(left))
+        res = resolver.resolve(_data.magellan_paper(left))
         if res.verified and res.target is not None:
             label = labels.get((key, keys[id(res.target)]))
             tp += label == "1"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import citeledger as cl
 from citeledger.model import Agreement
-from tests.conftest import MATCHING, requires_shared
+from tests import _data
+from tests.conftest import requires_shared
 
 _PAPER = cl.Paper(
     title="Mitogen-activated protein kinase pathways defend against bacterial pore-forming toxins",
@@ -68,24 +67,13 @@ def test_no_author_waiver_for_short_titles_or_another_doi() -> None:
 
 @requires_shared
 def test_glutton_strings_with_misread_author_lists() -> None:
-    path = MATCHING / "normalized" / "glutton_pmc1943_refs_doi_17k.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
     wanted = ("HuVman DL, Abrami L", "Kamin´skiKamin´ski M, Blinowska KJ", "H, Nakashima Y (2006)")
     found = 0
-    for row in rows:
+    for row in _data.rows("glutton_pmc1943_refs_doi_17k.jsonl"):
         text = row["left"]["reference"]
         if not text.startswith(wanted):
             continue
-        left = row["left"]
-        paper = cl.Paper(
-            title=left["atitle"],
-            authors=[left["firstAuthor"]] if left.get("firstAuthor") else [],
-            venue=left.get("jtitle"),
-            volume=left.get("volume"),
-            pages=left.get("firstPage"),
-            identifiers=[cl.normalize_doi(row["right"]["doi"])],
-        )
+        paper = _data.glutton_paper(row)
         res = cl.Resolver([paper]).resolve(cl.Reference.from_string(text))
         assert res.state is cl.ResolutionState.VERIFIED_FUZZY, (text, res.reason)
         found += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 
 import pytest
@@ -13,7 +12,8 @@ import citeledger as cl
 from citeledger.model import Method, ResolutionState
 from citeledger.resolve.catalog import locator_key
 from citeledger.resolve.scoring import same_journal
-from tests.conftest import MATCHING, requires_shared
+from tests import _data
+from tests.conftest import requires_shared
 
 VERIFIED = ResolutionState.VERIFIED_FUZZY
 
@@ -220,19 +220,9 @@ def test_a_pmc_string_without_its_title_finds_its_record() -> None:
     # glutton-pmc:3, "Cotton PB, ... Endoscopic sphincterotomy complications and their
     # management: an attempt at consensus. Gastrointest Endosc. 1991;37:383-93." with the title
     # removed: the journal, volume and first page find the record, the first author confirms.
-    path = MATCHING / "normalized" / "glutton_pmc1943_refs_doi_17k.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        row = next(r for r in map(json.loads, fh) if r["id"] == "glutton-pmc:3")
-    left = row["left"]
-    record = cl.Paper(
-        title=left["atitle"],
-        authors=[left["firstAuthor"]],
-        venue=left["jtitle"],
-        volume=left["volume"],
-        pages=left["firstPage"],
-        identifiers=[row["right"]["doi"]],
-    )
-    parsed = cl.Reference.from_string(left["reference"])
+    row = _data.row("glutton_pmc1943_refs_doi_17k.jsonl", "glutton-pmc:3")
+    record = _data.glutton_paper(row)
+    parsed = cl.Reference.from_string(row["left"]["reference"])
     bare = cl.model.replace(parsed, title=None)
     res = cl.Resolver([ELSEWHERE, record]).resolve(bare)
     assert res.state is VERIFIED

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import citeledger as cl
 from citeledger.model import ResolutionState
 from citeledger.resolve.scoring import notice_kind
-from tests.conftest import MATCHING, requires_shared
+from tests import _data
+from tests.conftest import requires_shared
 
 TITLE = "Molecular mechanisms of early brain injury after subarachnoid hemorrhage"
 WORK = cl.Paper(
@@ -101,15 +100,8 @@ def test_a_notice_is_not_the_work_it_is_about(prefix: str) -> None:
 def test_dblp_acm_erratum_and_its_article() -> None:
     # DBLP and ACM both list Papazoglou & Krämer, "A database model for object dynamics", VLDB J.
     # 1997, and its erratum ("erratum : …" / "erratum-…").
-    path = MATCHING / "normalized" / "magellan_dblp_acm.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        rows = {r["id"]: r for r in map(json.loads, fh)}
-
-    def paper(rec: dict[str, str]) -> cl.Paper:
-        return cl.Paper(
-            title=rec["title"], authors=rec["authors"], venue=rec["venue"], year=rec["year"]
-        )
-
+    rows = {r["id"]: r for r in _data.rows("magellan_dblp_acm.jsonl")}
+    paper = _data.magellan_paper
     acm_article = paper(rows["magellan-DBLP-ACM:train:2327"]["right"])
     acm_erratum = paper(rows["magellan-DBLP-ACM:train:4178"]["right"])
     dblp_erratum = paper(rows["magellan-DBLP-ACM:train:282"]["left"])
@@ -126,12 +118,9 @@ def test_dblp_acm_erratum_and_its_article() -> None:
 def test_fuzzycat_book_review_is_not_the_book() -> None:
     # fuzzycat labels this pair AMBIGUOUS: a JSTOR book review titled after the book, with the
     # book's author and pages, and a record of the bare title. The review is not the book.
-    path = MATCHING / "normalized" / "fuzzycat_verify_pairs.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
     row = next(
         r
-        for r in rows
+        for r in _data.rows("fuzzycat_verify_pairs.jsonl")
         if r["expected"] == "Status.AMBIGUOUS" and "Staib" in (r["left"].get("title") or "")
     )
     review = cl.Paper(title=row["left"]["title"], year=row["left"].get("release_year"))

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import citeledger as cl
 from citeledger.identifiers import parse_identifier
 from citeledger.model import Agreement
 from citeledger.resolve.scoring import is_preprint
-from tests.conftest import MATCHING, requires_shared
+from tests import _data
+from tests.conftest import requires_shared
 
 _TITLE = "Givental action and trivialisation of circle action"
 
@@ -95,11 +94,8 @@ def test_generic_titles_get_no_preprint_tolerance() -> None:
 
 @requires_shared
 def test_fuzzycat_arxiv_preprint_and_journal_version_two_years_apart() -> None:
-    path = MATCHING / "normalized" / "fuzzycat_verify_pairs.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
     found = 0
-    for row in rows:
+    for row in _data.rows("fuzzycat_verify_pairs.jsonl"):
         left, right = row["left"], row["right"]
         ids = left.get("ext_ids") or {}
         if (

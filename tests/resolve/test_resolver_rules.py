@@ -9,28 +9,27 @@ read as "l") and the similarity is asserted first, so a test cannot pass by acci
 from __future__ import annotations
 
 import citeledger as cl
-from citeledger.model import Agreement, ResolutionState, replace
+from citeledger.model import Agreement, replace
 from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
     compare,
     lenient_title_similarity,
-    title_similarity,
 )
-
-VERIFIED_EXACT = ResolutionState.VERIFIED_EXACT
-VERIFIED_FUZZY = ResolutionState.VERIFIED_FUZZY
-UNRESOLVED = ResolutionState.UNRESOLVED
-MISMATCH = ResolutionState.METADATA_MISMATCH
+from tests.resolve.conftest import (
+    MISMATCH,
+    UNRESOLVED,
+    VERIFIED_EXACT,
+    VERIFIED_FUZZY,
+    cite,
+    review,
+    title_sim,
+)
 
 # A 40-character title: each OCR substitution takes 2.5 points off the similarity.
 GLACIERS = "Climate sensitivity of tropical glaciers"
 GLACIERS_95 = "Climate sensitivlty of tropical glaclers"  # two letters misread: 95.0
 GLACIERS_90 = "Cllmate sensltlvlty of tropical glaciers"  # four letters misread: 90.0
-
-
-def _sim(a: str, b: str) -> float:
-    return title_similarity(normalize_title(a), normalize_title(b))
 
 
 def _glaciers(**changes: object) -> cl.Paper:
@@ -48,8 +47,8 @@ def _glaciers(**changes: object) -> cl.Paper:
 
 
 def test_the_ocr_titles_have_the_similarities_the_tests_rely_on() -> None:
-    assert _sim(GLACIERS_95, GLACIERS) == 95.0
-    assert _sim(GLACIERS_90, GLACIERS) == 90.0
+    assert title_sim(GLACIERS_95, GLACIERS) == 95.0
+    assert title_sim(GLACIERS_90, GLACIERS) == 90.0
     assert lenient_title_similarity(normalize_title(GLACIERS_90), normalize_title(GLACIERS)) == 90.0
 
 
@@ -141,7 +140,7 @@ def test_an_identical_title_verifies_alone() -> None:
 def test_title_alone_threshold_is_inclusive() -> None:
     # one misread letter: 97.5, no other field
     ref = cl.Reference(title="Climate sensitivity of tropical glaclers")
-    sim = _sim(ref.title or "", GLACIERS)
+    sim = title_sim(ref.title or "", GLACIERS)
     assert 90 < sim < 100
     config = cl.ResolverConfig(min_title_similarity_alone=sim)
     assert cl.Resolver([_glaciers()], config=config).resolve(ref).state is VERIFIED_FUZZY
@@ -152,7 +151,7 @@ def test_a_sibling_title_never_verifies_alone_even_with_a_low_alone_threshold() 
     # "the title does not verify alone": not even when the user lowers the alone threshold.
     part1 = cl.Paper(title="Constructing optimal entanglement witnesses", year=2009)
     ref = cl.Reference(title="Constructing optimal entanglement witnesses. II")
-    assert _sim(ref.title or "", part1.title or "") >= 90
+    assert title_sim(ref.title or "", part1.title or "") >= 90
     config = cl.ResolverConfig(min_title_similarity_alone=90)
     res = cl.Resolver([part1], config=config).resolve(ref)
     assert res.state is UNRESOLVED
@@ -162,23 +161,11 @@ def test_a_sibling_title_never_verifies_alone_even_with_a_low_alone_threshold() 
     assert cl.Resolver([part1], config=config).resolve(typo).state is VERIFIED_FUZZY
 
 
-def _review(**changes: object) -> cl.Paper:
-    values: dict[str, object] = {
-        "title": "Climate sensitivity of tropical glaciers: a review of mass balance records",
-        "authors": ["Georg Kaser"],
-        "year": 2004,
-        "volume": "43",
-        "pages": "1-24",
-    }
-    values.update(changes)
-    return cl.Paper(**values)  # type: ignore[arg-type]
-
-
 def test_a_dropped_subtitle_verifies_with_exactly_the_required_corroborations() -> None:
     # The reference drops the subtitle: title similarity ~71, start similarity 100.
-    paper = _review()
+    paper = review()
     ref = cl.Reference(title=GLACIERS, authors="Kaser G", year=2004, volume="43")
-    assert _sim(GLACIERS, paper.title or "") < 90
+    assert title_sim(GLACIERS, paper.title or "") < 90
     res = cl.Resolver([paper]).resolve(ref)
     assert res.state is VERIFIED_FUZZY  # authors, year and volume: min_prefix_corroborations = 3
     assert "with 3 corroborating field(s)" in res.reason
@@ -187,7 +174,7 @@ def test_a_dropped_subtitle_verifies_with_exactly_the_required_corroborations() 
 
 def test_prefix_threshold_is_inclusive() -> None:
     # A truncated title with one misread letter: the start similarity is 97.5.
-    paper = _review()
+    paper = review()
     ref = cl.Reference(
         title="Climate sensitivity of tropical glaclers", authors="Kaser G", year=2004, volume="43"
     )
@@ -211,13 +198,7 @@ def test_no_partial_title_match_for_a_generic_title() -> None:
         volume="115",
         pages="1-10",
     )
-    ref = cl.Reference(
-        title="Electroencephalography and magnetoencephalography",
-        authors="Niedermeyer E",
-        year=2004,
-        volume="115",
-        first_page="1",
-    )
+    ref = cite(paper, title="Electroencephalography and magnetoencephalography")
     res = cl.Resolver([paper]).resolve(ref)
     assert res.state is UNRESOLVED
     assert "below 97" in res.reason
@@ -240,15 +221,8 @@ def test_a_generic_title_needs_97() -> None:
         volume="32",
         pages="L20708",
     )
-    ref = cl.Reference(
-        title="Reply to comments",
-        authors="Mann ME",
-        year=2005,
-        venue="Geophys Res Lett",
-        volume="32",
-        first_page="L20708",
-    )
-    assert 90 <= _sim(ref.title or "", reply.title or "") < 97
+    ref = cite(reply, title="Reply to comments", venue="Geophys Res Lett")
+    assert 90 <= title_sim(ref.title or "", reply.title or "") < 97
     res = cl.Resolver([reply]).resolve(ref)
     assert res.state is UNRESOLVED
     assert "below 97" in res.reason
@@ -422,7 +396,7 @@ def test_a_25_character_title_recorded_twice_with_a_typo_is_one_work() -> None:
     # trails by 4 points, inside the margin, so only the duplicate rule lets this verify.
     good, typo = _attention(), _attention("Attention is all you nead")
     assert len(normalize_title(good.title)) == 25
-    assert 95 <= _sim(good.title or "", typo.title or "") < 100
+    assert 95 <= title_sim(good.title or "", typo.title or "") < 100
     res = cl.Resolver([good, typo]).resolve(_ATTENTION_REF)
     assert res.state is VERIFIED_FUZZY
     assert res.target is good
@@ -432,7 +406,7 @@ def test_a_short_title_with_a_one_letter_difference_is_another_work() -> None:
     # Below 25 characters a one-letter difference is another title ("Data grids" / "Data grid").
     good = cl.Paper(title="Dropout regularization", authors=["Stefan Wager"], year=2013)
     other = cl.Paper(title="Dropout regularizatlon", authors=["Stefan Wager"], year=2013)
-    assert 95 <= _sim(good.title or "", other.title or "") < 100
+    assert 95 <= title_sim(good.title or "", other.title or "") < 100
     ref = cl.Reference(title="Dropout regularization", authors="Wager S", year=2013)
     res = cl.Resolver([good, other]).resolve(ref)
     assert res.state is UNRESOLVED
@@ -446,13 +420,13 @@ def test_typo_twins_at_exactly_95_are_one_work_and_at_92_5_two() -> None:
     )
     clean = _glaciers(identifiers=[], volume=None, pages=None)
     twin95 = replace(clean, title=GLACIERS_95)
-    assert _sim(clean.title or "", GLACIERS_95) == 95.0
+    assert title_sim(clean.title or "", GLACIERS_95) == 95.0
     res = cl.Resolver([clean, twin95]).resolve(cited)
     assert res.state is VERIFIED_FUZZY
     assert res.target in (clean, twin95)
     # One more misread letter (92.5) is no longer a typo-level twin: ambiguous.
     twin92 = replace(clean, title="Cllmate sensitivlty of tropical glaclers")
-    assert _sim(clean.title or "", twin92.title or "") == 92.5
+    assert title_sim(clean.title or "", twin92.title or "") == 92.5
     ref92 = replace(cited, title="Climate sensitivlty of tropical glaclers")
     res = cl.Resolver([clean, twin92]).resolve(ref92)
     assert res.state is UNRESOLVED
@@ -468,7 +442,7 @@ def test_close_titles_with_another_part_number_are_not_duplicates() -> None:
         venue="Physical Review A",
     )
     part3 = replace(part2, title="Constructing optimal entanglement witnesses. III")
-    assert _sim(part2.title or "", part3.title or "") >= 95
+    assert title_sim(part2.title or "", part3.title or "") >= 95
     ref = cl.Reference(title=part2.title, authors="Chruscinski D, Pytel J, Sarbicki G", year=2010)
     res = cl.Resolver([part2, part3]).resolve(ref)
     assert res.state is UNRESOLVED
@@ -586,19 +560,22 @@ def test_a_short_title_recorded_twice_is_one_work() -> None:
 # --------------------------------------------------------------------------- identifiers
 
 
+# Lu et al., Dev Cell 2020, and its bioRxiv preprint of 2019.
+_RETINA = "Single-cell transcriptomics of the developing human retina"
+_JOURNAL_DOI, _PREPRINT_DOI = "10.1016/j.devcel.2020.04.009", "10.1101/2019.12.19.883405"
+
+
+def _retina(
+    *, year: int, dois: list[str], authors: tuple[str, ...] = ("Yufeng Lu", "Fion Shiau")
+) -> cl.Paper:
+    return cl.Paper(title=_RETINA, authors=list(authors), year=year, identifiers=dois)
+
+
 def test_a_preprint_doi_on_the_reference_does_not_conflict_with_the_journal_doi() -> None:
     # "when either DOI belongs to a preprint server": the reference cites the bioRxiv
     # preprint, the catalog has the journal article with its own DOI and the same title.
-    article = cl.Paper(
-        title="Single-cell transcriptomics of the developing human retina",
-        authors=["Yufeng Lu", "Fion Shiau"],
-        year=2020,
-        identifiers=["10.1016/j.devcel.2020.04.009"],
-    )
-    ref = cl.Reference(
-        title="Single-cell transcriptomics of the developing human retina",
-        identifiers=["10.1101/2019.12.19.883405"],
-    )
+    article = _retina(year=2020, dois=[_JOURNAL_DOI])
+    ref = cl.Reference(title=_RETINA, identifiers=[_PREPRINT_DOI])
     res = cl.Resolver([article]).resolve(ref)
     assert res.state is VERIFIED_FUZZY
     assert res.target is article
@@ -610,16 +587,8 @@ def test_a_preprint_doi_on_the_reference_does_not_conflict_with_the_journal_doi(
 
 def test_a_preprint_doi_in_the_catalog_does_not_conflict_with_the_reference_doi() -> None:
     # The other way round: the catalog holds the bioRxiv record, the reference the journal DOI.
-    preprint = cl.Paper(
-        title="Single-cell transcriptomics of the developing human retina",
-        authors=["Yufeng Lu", "Fion Shiau"],
-        year=2019,
-        identifiers=["10.1101/2019.12.19.883405"],
-    )
-    ref = cl.Reference(
-        title="Single-cell transcriptomics of the developing human retina",
-        identifiers=["10.1016/j.devcel.2020.04.009"],
-    )
+    preprint = _retina(year=2019, dois=[_PREPRINT_DOI])
+    ref = cl.Reference(title=_RETINA, identifiers=[_JOURNAL_DOI])
     res = cl.Resolver([preprint]).resolve(ref)
     assert res.state is VERIFIED_FUZZY
     assert res.target is preprint
@@ -655,18 +624,13 @@ def test_similar_family_names_match_from_four_letters() -> None:
 def test_a_preprint_doi_beside_the_journal_doi_does_not_hide_a_conflict() -> None:
     # The catalog record carries its journal DOI and its bioRxiv DOI; a reference naming
     # another journal DOI conflicts with the journal DOI, whatever the preprint DOI beside it.
-    both = cl.Paper(
-        title="Single-cell transcriptomics of the developing human retina",
-        authors=["Yufeng Lu"],
-        year=2020,
-        identifiers=["10.1016/j.devcel.2020.04.009", "10.1101/2019.12.19.883405"],
-    )
+    both = _retina(year=2020, dois=[_JOURNAL_DOI, _PREPRINT_DOI], authors=("Yufeng Lu",))
     ref = cl.Reference(title=both.title, identifiers=["10.1038/s41586-020-0001-1"])
     res = cl.Resolver([both]).resolve(ref)
     assert res.state is UNRESOLVED
     assert "different identifier of the same scheme" in res.reason
     # the journal DOI itself, or the preprint DOI, is the same work: no conflict
-    same = cl.Resolver([both]).resolve(replace(ref, identifiers=["10.1016/j.devcel.2020.04.009"]))
+    same = cl.Resolver([both]).resolve(replace(ref, identifiers=[_JOURNAL_DOI]))
     assert same.state is cl.ResolutionState.VERIFIED_EXACT
 
 

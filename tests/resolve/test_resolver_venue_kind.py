@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import citeledger as cl
 from citeledger.resolve.scoring import VenueKind, venue_kind
-from tests.conftest import MATCHING, requires_shared
+from tests import _data
+from tests.conftest import requires_shared
 
 
 @pytest.mark.parametrize(
@@ -154,17 +153,11 @@ def test_a_shared_doi_still_verifies_across_venue_kinds() -> None:
 
 @requires_shared
 def test_dblp_acm_conference_and_journal_versions_labeled_different() -> None:
-    path = MATCHING / "normalized" / "magellan_dblp_acm.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
+    rows = _data.rows("magellan_dblp_acm.jsonl")
     row = next(r for r in rows if r["id"] == "magellan-DBLP-ACM:valid:1276")
     assert row["expected"] == "0"
 
-    def paper(rec: dict[str, str]) -> cl.Paper:
-        return cl.Paper(
-            title=rec["title"], authors=rec["authors"], venue=rec["venue"], year=rec["year"]
-        )
-
+    paper = _data.magellan_paper
     res = cl.Resolver([paper(row["right"])]).resolve(paper(row["left"]))
     assert res.state is cl.ResolutionState.UNRESOLVED
     assert "another publication of the work" in res.reason
@@ -174,19 +167,13 @@ def test_dblp_acm_conference_and_journal_versions_labeled_different() -> None:
 def test_dblp_acm_conference_reference_finds_its_conference_record_beside_the_journal() -> None:
     # DBLP's "A formal perspective on the view selection problem", VLDB 2001: ACM holds the VLDB
     # 2001 paper (labeled the match) and the VLDB Journal 2002 article (labeled different).
-    path = MATCHING / "normalized" / "magellan_dblp_acm.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
+    rows = _data.rows("magellan_dblp_acm.jsonl")
     same = next(r for r in rows if r["id"] == "magellan-DBLP-ACM:train:5369")
     other = next(r for r in rows if r["id"] == "magellan-DBLP-ACM:test:1706")
     assert (same["expected"], other["expected"]) == ("1", "0")
     assert same["left"] == other["left"]
 
-    def paper(rec: dict[str, str]) -> cl.Paper:
-        return cl.Paper(
-            title=rec["title"], authors=rec["authors"], venue=rec["venue"], year=rec["year"]
-        )
-
+    paper = _data.magellan_paper
     match, journal = paper(same["right"]), paper(other["right"])
     res = cl.Resolver([journal, match]).resolve(paper(same["left"]))
     assert res.state is cl.ResolutionState.VERIFIED_FUZZY

@@ -28,15 +28,15 @@ from citeledger.resolve.scoring import (
     title_similarity,
     title_word_conflict,
 )
-
-VERIFIED_EXACT = ResolutionState.VERIFIED_EXACT
-VERIFIED_FUZZY = ResolutionState.VERIFIED_FUZZY
-UNRESOLVED = ResolutionState.UNRESOLVED
-MISMATCH = ResolutionState.METADATA_MISMATCH
-
-
-def _sim(a: str, b: str) -> float:
-    return title_similarity(normalize_title(a), normalize_title(b))
+from tests.resolve.conftest import (
+    MISMATCH,
+    UNRESOLVED,
+    VERIFIED_EXACT,
+    VERIFIED_FUZZY,
+    agreement_of,
+    review,
+    title_sim,
+)
 
 
 def _conflict(a: str, b: str) -> str | None:
@@ -49,11 +49,6 @@ def _ref_keys(authors: str) -> tuple[NameKey, ...]:
 
 def _paper_keys(*authors: str) -> tuple[NameKey, ...]:
     return name_keys(cl.Paper(title="x", authors=list(authors)).authors)
-
-
-def _agreement(res: cl.Resolution, name: str) -> Agreement | None:
-    ev = res.evidence_for(name)
-    return None if ev is None else ev.agreement
 
 
 # --------------------------------------------------------------------------- title similarity
@@ -71,9 +66,9 @@ WANG = cl.Paper(
 
 def test_title_similarity_takes_the_better_of_ratio_and_token_sort_ratio() -> None:
     # Words in another order (token_sort_ratio) ...
-    assert _sim("Deep residual learning", "Residual learning, deep") == 100.0
+    assert title_sim("Deep residual learning", "Residual learning, deep") == 100.0
     # ... and words merged by a scraper (ratio; sorting the merged words misaligns them).
-    merged = _sim(
+    merged = title_sim(
         "Selectivity estimation in spatial databases", "selectivity estimationinspatial databases"
     )
     assert merged > 97
@@ -83,7 +78,7 @@ def test_lenient_similarity_reads_a_ten_character_truncation_as_the_start() -> N
     # "at least 10 characters": a reference truncated to "Graph cuts" still names the paper.
     assert len(normalize_title("Graph cuts")) == 10
     full = "Graph cuts and efficient N-D image segmentation"
-    assert _sim("Graph cuts", full) < 70
+    assert title_sim("Graph cuts", full) < 70
     assert lenient_title_similarity(normalize_title("Graph cuts"), normalize_title(full)) == 100.0
     doi = "10.1007/s11263-006-7934-5"
     paper = cl.Paper(
@@ -139,24 +134,18 @@ def test_partial_similarity_is_never_below_the_title_similarity() -> None:
 def test_a_dropped_subtitle_ranks_ten_points_below_a_full_match() -> None:
     # The reference drops the subtitle (title 70.8, start 100 -> ranks as 90). A different
     # paper with a closer plain similarity (83.3) must not overtake it.
-    review = cl.Paper(
-        title="Climate sensitivity of tropical glaciers: a review of mass balance records",
-        authors=["Georg Kaser"],
-        year=2004,
-        volume="43",
-        pages="1-24",
-    )
+    paper = review()
     other = cl.Paper(title="Climate sensitivity of tropical and subtropical glaciers", year=2004)
     ref = cl.Reference(
         title="Climate sensitivity of tropical glaciers", authors="Kaser G", year=2004, volume="43"
     )
     feats = ReferenceFeatures.of(ref)
-    assert compare(feats, review).rank == 90.0 + 6 + 4 + 2
-    res = cl.Resolver([review, other]).resolve(ref)
+    assert compare(feats, paper).rank == 90.0 + 6 + 4 + 2
+    res = cl.Resolver([paper, other]).resolve(ref)
     assert res.state is VERIFIED_FUZZY
-    assert res.target is review
+    assert res.target is paper
     # title evidence: 70.8 is PARTIAL (>= 70), not DISAGREE
-    assert _agreement(res, "title") is Agreement.PARTIAL
+    assert agreement_of(res, "title") is Agreement.PARTIAL
 
 
 def test_title_agreement_bands_are_inclusive() -> None:
@@ -226,7 +215,7 @@ def test_a_two_letter_word_is_no_abbreviation() -> None:
     # Prefixes count as abbreviations from 3 letters: "UK" is not short for "Ukraine".
     uk = "Prevalence of depression among adolescents in the UK"
     ukraine = "Prevalence of depression among adolescents in Ukraine"
-    assert _sim(uk, ukraine) > 90
+    assert title_sim(uk, ukraine) > 90
     assert _conflict(uk, ukraine) == "words on both sides: 'uk' vs 'ukraine'"
 
 
@@ -294,7 +283,7 @@ def test_an_unknown_author_list_is_missing_not_disagreeing() -> None:
     ref = cl.Reference(title=WANG.title, authors="Wang Y, Leung LR", year=2004, volume="82")
     res = cl.Resolver([no_authors]).resolve(ref)
     assert res.state is VERIFIED_FUZZY
-    assert _agreement(res, "authors") is Agreement.MISSING
+    assert agreement_of(res, "authors") is Agreement.MISSING
 
 
 def test_a_compound_family_name_matches_its_last_part_either_way() -> None:
@@ -384,8 +373,8 @@ def test_volume_and_first_page_missing_on_the_candidate_are_missing() -> None:
     )
     res = cl.Resolver([bare]).resolve(ref)
     assert res.state is VERIFIED_FUZZY
-    assert _agreement(res, "volume") is Agreement.MISSING
-    assert _agreement(res, "first_page") is Agreement.MISSING
+    assert agreement_of(res, "volume") is Agreement.MISSING
+    assert agreement_of(res, "first_page") is Agreement.MISSING
 
 
 def test_volume_and_first_page_both_differing_is_a_hard_disagreement() -> None:
