@@ -119,6 +119,20 @@ class NameKey(NamedTuple):
 def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None) -> NameKey | None:
     # Cached on the name's parts: family and given names repeat across a catalog, and a candidate
     # compared for many references would otherwise be normalised again each time.
+    if family_raw:
+        # The common case, from the family name's and the given names' own cached forms (a
+        # catalog's pairs of names are too many to cache, its family and given names are not).
+        family, family_words, family_tokens = _family_part(family_raw)
+        if family and family not in _GROUP_WORDS and family_words[-1] not in _PLACEHOLDER_ENDS:
+            given, given_tokens, given_words = (
+                _given_part(given_raw) if given_raw else ("", _NO_TOKENS, ())
+            )
+            return NameKey(
+                family=family,
+                initial=given[:1],
+                tokens=given_tokens | family_tokens,
+                given=given_words,
+            )
     given = normalize_text(given_raw) if given_raw else ""
     if family_raw:
         family_text = normalize_text(family_raw)
@@ -156,6 +170,30 @@ def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None)
     )
 
 
+_NO_TOKENS: Final[frozenset[str]] = frozenset()
+
+
+@lru_cache(maxsize=1 << 16)
+def _family_part(family_raw: str) -> tuple[str, tuple[str, ...], frozenset[str]]:
+    # A family name's key (no spaces), its words and its tokens (words of two or more letters).
+    words = tuple(normalize_text(family_raw).split())
+    return "".join(words), words, frozenset(t for t in words if len(t) > 1)
+
+
+@lru_cache(maxsize=1 << 12)
+def _given_part(given_raw: str) -> tuple[str, frozenset[str], tuple[str, ...]]:
+    # Given names (with a family name beside them): normalised text, tokens, and the given names
+    # as ``NameKey.given`` holds them (run-together Vancouver initials one per letter).
+    given = normalize_text(given_raw)
+    words = given.split()
+    tokens = frozenset(t for t in words if len(t) > 1)
+    if given_raw.isupper() and "-" not in given_raw:
+        compact = given_raw.replace(".", "").replace(" ", "")
+        if len(compact) <= 4:
+            return given, tokens, tuple(given.replace(" ", ""))
+    return given, tokens, tuple(words)
+
+
 #: Author "names" that say no author is known: they name nobody, so two of them must not agree
 #: (two anonymous editorials are not by one person) and one must not disagree with a real name.
 _PLACEHOLDER_NAMES: Final = frozenset(
@@ -181,6 +219,9 @@ _PLACEHOLDER_NAMES: Final = frozenset(
         "the editors",
     )
 )
+
+#: The last words of the placeholder names (a name ending otherwise is none of them).
+_PLACEHOLDER_ENDS: Final = frozenset(name.split()[-1] for name in _PLACEHOLDER_NAMES)
 
 #: Last words of group authors' names (collaborations, consortia, study groups).
 _GROUP_WORDS: Final = frozenset(
