@@ -124,14 +124,12 @@ def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None)
         # catalog's pairs of names are too many to cache, its family and given names are not).
         family, family_words, family_tokens = _family_part(family_raw)
         if family and family not in _GROUP_WORDS and family_words[-1] not in _PLACEHOLDER_ENDS:
-            given, given_tokens, given_words = (
-                _given_part(given_raw) if given_raw else ("", _NO_TOKENS, ())
-            )
+            given_part = _given_part(given_raw) if given_raw else ("", _NO_TOKENS, ())
             return NameKey(
                 family=family,
-                initial=given[:1],
-                tokens=given_tokens | family_tokens,
-                given=given_words,
+                initial=given_part[0][:1],
+                tokens=given_part[1] | family_tokens,
+                given=given_part[2],
             )
     given = normalize_text(given_raw) if given_raw else ""
     if family_raw:

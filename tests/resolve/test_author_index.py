@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.model import Agreement
 from citeledger.resolve import names
+from citeledger.resolve.names import family_names_agree as _same_person
+from citeledger.resolve.normalize import STOPWORDS, normalize_text
 from citeledger.resolve.scoring import (
     NameKey,
-    _same_person,
     author_index,
     compare_authors,
     family_closeness,
@@ -107,15 +108,15 @@ def test_fuzzy_family_names_are_found_through_the_batch() -> None:
 
 def _key_the_long_way(family: str, given: str | None) -> NameKey | None:
     # NameKey of a family and given names as the rule states it, without the cached parts.
-    given_text = names.normalize_text(given) if given else ""
-    family_text = names.normalize_text(family)
+    given_text = normalize_text(given) if given else ""
+    family_text = normalize_text(family)
     given_words = given_text.split()
     raw = [*given_words, *family_text.split()]
     key = family_text.replace(" ", "")
     if not key or " ".join(raw) in names._PLACEHOLDER_NAMES:
         return None
     if key in names._GROUP_WORDS:
-        words = [t for t in raw if t not in names._GROUP_WORDS and t not in names.STOPWORDS]
+        words = [t for t in raw if t not in names._GROUP_WORDS and t not in STOPWORDS]
         if words:
             return NameKey(
                 family="".join(words), initial="", tokens=frozenset(words), given=tuple(words)
