@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from citeledger.model import Agreement, Reference
-from citeledger.resolve.resolver import ResolverConfig, _one_title, _other_publication, _Scored
+from citeledger.resolve._config import ResolverConfig
+from citeledger.resolve._rules import _one_title, _other_publication, _Scored
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
     _preprint_then_published,

@@ -545,7 +545,7 @@ def test_resolve_many_reports_a_dead_child_instead_of_waiting(
 def test_resolve_many_survives_a_child_killed_while_holding_the_batch_counter(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citeledger.resolve import resolver as module  # noqa: PLC0415
+    from citeledger.resolve import _batch as module  # noqa: PLC0415
 
     parent = os.getpid()
     original_claim = module._claim
@@ -1037,7 +1037,7 @@ def test_a_work_recorded_twice_with_a_typo_is_not_a_look_alike() -> None:
     assert res.target is a
     # A substituted word is another work even when the titles are this close; so is a
     # typo-level twin by other authors or of another year.
-    from citeledger.resolve.resolver import _duplicate_record, _Scored  # noqa: PLC0415
+    from citeledger.resolve._rules import _duplicate_record, _Scored  # noqa: PLC0415
 
     def twins(x: cl.Paper, y: cl.Paper) -> bool:
         comp = compare(ReferenceFeatures.of(ref), x)

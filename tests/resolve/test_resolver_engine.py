@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.resolve import resolver as resolver_module
+from citeledger.resolve import _rules as resolver_module
+from citeledger.resolve._rules import _order, _Scored, _tie_key
 from citeledger.resolve.normalize import normalize_title
-from citeledger.resolve.resolver import _order, _Scored, _tie_key
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,

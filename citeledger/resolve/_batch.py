@@ -1,0 +1,367 @@
+"""``Resolver.resolve_many`` over several processes, and what every batch shares.
+
+Batches are claimed from a shared counter by the children and the parent alike; results travel
+back as plain tuples (:func:`_to_wire_result`) and are rebuilt against the parent's catalog. A
+provider that raises costs one reference (:func:`_contained`); a bad item is one
+``PARSE_UNCERTAIN`` result (:func:`_bad_item`).
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import pickle
+import queue as queue_module
+from typing import TYPE_CHECKING, Any, Final
+
+from citeledger._progress import progress_callback
+from citeledger.errors import WorkerLost
+from citeledger.model import (
+    Paper,
+    Reference,
+    Resolution,
+    ResolutionState,  # the model's own validator
+)
+from citeledger.resolve._rules import _AGREEMENTS, _METHODS, _STATES, _trusted_resolution
+from citeledger.resolve.catalog import (
+    Catalog,
+    _shown_repr,
+)
+from citeledger.resolve.scoring import (
+    _trusted_evidence,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from citeledger.resolve.resolver import ProgressCallback, Resolver
+
+
+# Messages a child sends besides (batch number, results): it has finished; it failed.
+_CHILD_DONE: Final = -1
+_CHILD_FAILED: Final = -2
+# Batch sizes of resolve_many with several processes (see _guided_ranges).
+_MIN_BATCH: Final = 25
+_MAX_BATCH: Final = 1000
+# How often (seconds) the parent looks at its children while it waits for their results.
+_POLL: Final = 0.5
+
+
+def _claim(counter: Any, n: int, check: Callable[[], None] | None = None) -> int | None:
+    """The next unclaimed batch number, or None when all are claimed.
+
+    ``check`` runs whenever the counter's lock is not free within ``_POLL`` seconds: a child
+    killed while holding it would otherwise block the parent forever (``check`` raises
+    :class:`WorkerLost` then).
+    """
+    lock = counter.get_lock()
+    while not lock.acquire(timeout=_POLL):
+        if check is not None:
+            check()
+    try:
+        k = int(counter.value)
+        if k >= n:
+            return None
+        counter.value = k + 1
+        return k
+    finally:
+        lock.release()
+
+
+def _child_main(
+    *,
+    resolver: Resolver,
+    items: Sequence[Reference | Paper | str],
+    index: dict[int, int] | None,
+    ranges: list[tuple[int, int]],
+    counter: Any,
+    queue: Any,
+) -> None:
+    """A ``resolve_many`` child: claim batches, resolve them, send plain tuples back."""
+    try:
+        if index is None:
+            index = _paper_index(resolver)
+        while (k := _claim(counter, len(ranges))) is not None:
+            a, b = ranges[k]
+            queue.put(
+                (k, [_to_wire_result(_contained(resolver, ref), index) for ref in items[a:b]])
+            )
+        queue.put((_CHILD_DONE, None))
+    except BaseException as exc:
+        try:
+            pickle.dumps(exc)
+        except Exception:
+            exc = RuntimeError(f"resolve_many worker failed: {exc!r}")
+        queue.put((_CHILD_FAILED, exc))
+    finally:
+        queue.close()
+        queue.join_thread()
+
+
+def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
+    """Batches for the pool: large first, shrinking towards the end (guided scheduling).
+
+    Each batch is about a ``4 * workers``-th of what is left (at most 1,000 references, at
+    least 25), so the workers finish at nearly the same time: with equal batches the last one
+    leaves the other workers idle for a whole batch.
+
+    >>> [b - a for a, b in _guided_ranges(5000, 2)][:3], len(_guided_ranges(5000, 2))
+    ([625, 546, 478], 33)
+    """
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < total:
+        size = max(_MIN_BATCH, min(_MAX_BATCH, (total - start) // (4 * workers)))
+        end = min(total, start + size)
+        out.append((start, end))
+        start = end
+    return out
+
+
+def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressCallback | None:
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        # The package-wide helper: tqdm when installed, drawn only on a terminal.
+        advance, close = progress_callback(progress, total=total, desc="resolving")
+        seen = 0
+
+        def update(done: int, _total: int) -> None:
+            nonlocal seen
+            advance(done - seen)
+            seen = done
+            if done >= _total:
+                close()
+
+        return update
+    return progress
+
+
+# A paper travelling back from a worker: its catalog index (int) when it is a catalog paper (the
+# parent holds the same catalog), else the paper itself. Evidence travels as plain tuples. Pickling
+# whole Resolution values costs more than resolving them.
+_Wire = int | Paper
+_EvidenceWire = tuple[str, str, float | None, str | None, str | None, str | None]
+
+
+def _paper_index(resolver: Resolver) -> dict[int, int]:
+    if resolver.catalog is None:
+        return {}
+    return {id(p): i for i, p in enumerate(resolver.catalog._papers)}  # noqa: SLF001
+
+
+def _resolvable(item: object) -> bool:
+    return isinstance(item, (Reference, Paper, str))
+
+
+class _ProviderFailed(Exception):
+    """A candidate provider raised; carries its error out of one reference's resolution."""
+
+    def __init__(self, provider: object, error: Exception) -> None:
+        super().__init__(error)
+        self.provider = provider
+        self.error = error
+
+
+def _asked(provider: object, ask: Callable[[], Iterable[Paper]]) -> list[Paper]:
+    """What a provider answers, as a list; anything it raises becomes :class:`_ProviderFailed`."""
+    try:
+        return list(ask())
+    except Exception as exc:  # a plug-in provider may raise anything (not KeyboardInterrupt)
+        raise _ProviderFailed(provider, exc) from exc
+
+
+def _contained(resolver: Resolver, ref: Reference | Paper | str) -> Resolution:
+    """``resolver.resolve(ref)``; a candidate provider that raises costs this reference only.
+
+    The reference is UNRESOLVED with the provider's error as the reason, and the batch goes
+    on. Errors of the resolver itself still propagate.
+    """
+    try:
+        return resolver.resolve(ref)
+    except _ProviderFailed as failed:
+        exc = failed.error
+        name = type(failed.provider).__name__
+        return Resolution(
+            state=ResolutionState.UNRESOLVED,
+            reason=f"candidate provider {name} failed: {type(exc).__name__}: "
+            f"{_shown_repr(str(exc))}",
+        )
+
+
+def _bad_item(position: int, item: object) -> Resolution:
+    """The result for a batch item that is not a reference at all."""
+    return Resolution(
+        state=ResolutionState.PARSE_UNCERTAIN,
+        reason=f"item {position} is a {type(item).__name__}, not a reference: {_shown_repr(item)}",
+    )
+
+
+def _to_wire(paper: Paper | None, index: dict[int, int]) -> _Wire | None:
+    if paper is None:
+        return None
+    i = index.get(id(paper))
+    return paper if i is None else i
+
+
+def _from_wire(value: _Wire | None, catalog: Catalog | None) -> Paper | None:
+    if value is None or isinstance(value, Paper):
+        return value
+    if catalog is None:  # pragma: no cover - ints are only sent when a catalog exists
+        raise RuntimeError("a worker sent a catalog index but there is no catalog")
+    return catalog[value]
+
+
+def _to_wire_result(res: Resolution, index: dict[int, int]) -> tuple[Any, ...]:
+    """A resolution as plain tuples, its papers as catalog indexes where possible."""
+    evidence: list[_EvidenceWire] = [
+        (e.field, e.agreement.value, e.score, e.left, e.right, e.note) for e in res.evidence
+    ]
+    return (
+        res.state.value,
+        None if res.method is None else res.method.value,
+        _to_wire(res.target, index),
+        res.score,
+        evidence,
+        res.reason,
+        [_to_wire(p, index) for p in res.alternatives],
+    )
+
+
+def _resolution_from_wire(item: tuple[Any, ...], catalog: Catalog | None) -> Resolution:
+    state, method, target, score, evidence, reason, alternatives = item
+    agreements = _AGREEMENTS
+    return _trusted_resolution(
+        state=_STATES[state],
+        method=None if method is None else _METHODS[method],
+        target=_from_wire(target, catalog),
+        score=score,
+        evidence=tuple(
+            _trusted_evidence(
+                field=f, agreement=agreements[a], score=sc, left=le, right=ri, note=no
+            )
+            for f, a, sc, le, ri, no in evidence
+        ),
+        reason=reason,
+        alternatives=tuple(
+            p for p in (_from_wire(a, catalog) for a in alternatives) if p is not None
+        ),
+    )
+
+
+def resolve_in_processes(
+    resolver: Resolver,
+    items: list[Reference | Paper | str],
+    bad: dict[int, Resolution],
+    workers: int,
+    report: ProgressCallback | None,
+) -> list[Resolution]:
+    """``resolve_many`` with ``workers`` processes: this one and ``workers - 1`` children.
+
+    Batches (:func:`_guided_ranges`) are claimed from a shared counter, by the children and
+    by this process alike, so the work balances itself and this process, instead of waiting,
+    resolves batches too (children send plain tuples back, which are rebuilt here: about a
+    tenth of the cost of resolving them). A child that dies raises :class:`WorkerLost`
+    rather than leaving the batch waiting; an exception in a child is raised here.
+    """
+    total = len(items)
+    ranges = _guided_ranges(total, workers)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    # (typeshed types a context chosen at run time as BaseContext, which lacks Process)
+    ctx: Any = multiprocessing.get_context(method)
+    # Under fork the children inherit the resolver, the references and the paper -> catalog
+    # index map built here once; under spawn each child unpickles them once and builds its
+    # own map (object ids differ between processes).
+    index = _paper_index(resolver) if method == "fork" else None
+    counter = ctx.Value("q", 0)  # the next batch to claim (with its own lock)
+    queue: Any = ctx.Queue()
+    children = [
+        ctx.Process(
+            target=_child_main,
+            kwargs={
+                "resolver": resolver,
+                "items": items,
+                "index": index,
+                "ranges": ranges,
+                "counter": counter,
+                "queue": queue,
+            },
+            name=f"citeledger-resolve-{k + 1}",
+            daemon=True,
+        )
+        for k in range(min(workers, len(ranges)) - 1)
+    ]
+    done: dict[int, list[Resolution]] = {}
+    finished = 0
+    count = 0
+    catalog = resolver.catalog
+
+    def receive(message: tuple[int, Any]) -> None:
+        nonlocal finished, count
+        k, payload = message
+        if k == _CHILD_DONE:
+            finished += 1
+            return
+        if k == _CHILD_FAILED:
+            raise payload
+        start = ranges[k][0]
+        done[k] = [
+            bad.get(start + j) or _resolution_from_wire(item, catalog)
+            for j, item in enumerate(payload)
+        ]
+        count += len(payload)
+        if report is not None:
+            report(count, total)
+
+    def check() -> None:
+        lost = [c for c in children if c.exitcode not in (None, 0)]
+        if lost:
+            raise WorkerLost(
+                f"resolve_many: worker process {lost[0].name} died (exit code "
+                f"{lost[0].exitcode}) before reporting its references",
+                exitcode=lost[0].exitcode,
+            )
+        # Every child gone, nothing left to read, and not every one said it was done: the
+        # missing results will never come (a child flushes its queue before it exits).
+        gone = all(c.exitcode is not None for c in children)
+        if gone and finished < len(children) and queue.empty():
+            raise WorkerLost(
+                "resolve_many: a worker process exited without reporting its references",
+                exitcode=0,
+            )
+
+    # Freezing moves every object that exists now (the catalog: millions of objects) out of
+    # the collector's reach, so a child's garbage collections do not walk - and, through
+    # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone below,
+    # unless the caller had frozen objects already (then theirs is left as it was).
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        for child in children:
+            child.start()
+        while (k := _claim(counter, len(ranges), check)) is not None:
+            a, b = ranges[k]
+            done[k] = [bad.get(i) or _contained(resolver, items[i]) for i in range(a, b)]
+            count += b - a
+            if report is not None:
+                report(count, total)
+            while not queue.empty():
+                receive(queue.get())
+        while finished < len(children):
+            try:
+                receive(queue.get(timeout=_POLL))
+            except queue_module.Empty:
+                check()
+    finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+            child.join()
+        queue.close()
+        if freeze:
+            gc.unfreeze()
+    results: list[Resolution] = []
+    for k in range(len(ranges)):
+        results.extend(done[k])
+    return results
