@@ -4,8 +4,8 @@ r"""The reference-string parser: free text -> :class:`ParsedReference`, a plain 
 ``_parser`` feeds ``Requirement``); nothing here knows the model. One module per part of a
 reference: :mod:`._clean` (cleaning, PDF repairs, "too little" texts), :mod:`._authors` (the
 author list), :mod:`._tail` (volume, issue, pages, year), :mod:`._title` (title and venue),
-:mod:`._names` (particles, plain name parts, author-string splitting), :mod:`._chars`
-(character classes).
+:mod:`._names` (particles, plain name parts, author-string splitting), :mod:`._runon` (two
+entries run together in one string), :mod:`._chars` (character classes).
 
 The parser is a deterministic, regex-and-token heuristic tuned on real reference strings
 (Crossref deposits, PMC strings extracted from PDFs, arXiv-era ML references). It reads a string
@@ -48,6 +48,7 @@ import re
 import unicodedata
 from typing import Final
 
+import attrs
 from attrs import frozen
 
 from citeledger.identifiers import (
@@ -80,6 +81,7 @@ from citeledger.refparse._clean import (
     _strip_noise,
 )
 from citeledger.refparse._names import ParsedName, is_et_al_only, split_author_string, split_name
+from citeledger.refparse._runon import _later_reference
 from citeledger.refparse._tail import _ANY_YEAR_RE, _TAIL_YEAR_RE, _parse_tail, _tail_start
 from citeledger.refparse._title import (
     _ABBREVS,
@@ -310,6 +312,34 @@ def parse_reference(text: str, *, position: int | None = None) -> ParsedReferenc
         )
 
 
+#: What reading the second of two run-together entries costs in confidence: the string's
+#: first entry is left unread.
+_LATER_ENTRY_DOUBT: Final = 0.1
+
+
+def _read_later(raw: str, later: str, position: int | None, label: str | None) -> ParsedReference:
+    """The parse of ``later``, the second of two entries run together in ``raw``.
+
+    Only the identifiers printed from the second entry's first name on are its own (a DOI of
+    the first entry must not be taken for the second's).
+    """
+    got = _parse(later, raw, position)
+    first = later.split(" ", 1)[0].strip(",.")
+    at = raw.find(first) if first else -1
+    if at >= 0 and _may_hold_identifier(raw[at:]):
+        found = find_identifiers(raw[at:])
+        identifiers, malformed = tuple(found.identifiers), found.malformed
+    else:
+        identifiers, malformed = (), ()
+    return attrs.evolve(
+        got,
+        label=label,
+        identifiers=identifiers,
+        malformed=malformed,
+        confidence=round(max(0.0, got.confidence - _LATER_ENTRY_DOUBT), 3),
+    )
+
+
 def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     if not text or text.isspace():
         return _uncertain(raw, position, "empty reference string", confidence=0.0)
@@ -442,6 +472,11 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
                 # "..., et al 2016 Title": the year after the list.
                 year = int(ym.group("year")[:4])
                 pos = ym.end()
+
+    # ---- two entries run together: read the one the numbers at the end belong to
+    later = _later_reference(s, pos) if year is not None else None
+    if later is not None:
+        return _read_later(raw, s[later:], position, label_text)
 
     # ---- quoted title (IEEE, Chicago, physics)
     title = ""

@@ -1,0 +1,222 @@
+"""PMC strings (GROBID output) that hold two entries run together, and titles that name people.
+
+The parametrised strings are real, taken from the PMC strings of ``../shared``
+(``glutton_pmc1943_refs_doi_17k.jsonl``, biblio-glutton, Apache-2.0); the properties build
+entries from word lists.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citeledger.model import Reference
+
+
+@pytest.mark.parametrize(
+    ("text", "family", "year", "title", "venue", "volume", "page"),
+    [
+        (  # a book (publisher, place) and then an article: Vancouver names, year in brackets
+            (
+                "Roff DA (1992) The evolution of life histories: theory and analysis. \n"
+                "Chapman & Hall, New York \n"
+                "Saino N, Incagli M, Martinelli R, Ambrosini R, Møller AP (2001) \n"
+                "Immunity, growth and begging behaviour of nestling barn \n"
+                "swallows Hirundo rustica in relation to hatching order. J Avian \n"
+                "Biol 32:263-270"
+            ),
+            "Saino",
+            2001,
+            (
+                "Immunity, growth and begging behaviour of nestling barn swallows Hirundo rustica in "
+                "relation to hatching order"
+            ),
+            "J Avian Biol",
+            "32",
+            "263",
+        ),
+        (  # a list number ("17.") between the two
+            (
+                "Ribereau-Gayon P (1972) Plant Phenolics. Hafner, New York \n"
+                "17. Pussayanawin V, Wetzel DL (1987) High performance liquid \n"
+                "chromatographic determination of ferulic acid in wheat milling \n"
+                "fractions as a measure of bran contamination. J Chromatogr \n"
+                "391:243-255"
+            ),
+            "Pussayanawin",
+            1987,
+            (
+                "High performance liquid chromatographic determination of ferulic acid in wheat "
+                "milling fractions as a measure of bran contamination"
+            ),
+            "J Chromatogr",
+            "391",
+            "243",
+        ),
+        (  # a family name with a particle after a place name
+            (
+                "Urey HC (1952) The planets: their origin and development. University of Chicago "
+                "Press, Chicago \nVan Trump JE, Miller SL (1972) Prebiotic synthesis of "
+                "methionine. Science 178:859-860"
+            ),
+            "Van Trump",
+            1972,
+            "Prebiotic synthesis of methionine",
+            "Science",
+            "178",
+            "859",
+        ),
+        (  # APA names (family, initials) after a thesis
+            (
+                "Chen, M. (1999). 3-D deformable registration using a statistical atlas \n"
+                "with applications in medicine. Doctoral dissertation. Pittsburgh, \n"
+                "PA: Carnegie Mellon University \n"
+                "Chiang, M. C., Dutton, R. A., Hayashi, K. M., Toga, A. W., Lopez, O. \n"
+                "L., Aizenstein, H. J., et al. (2007). 3D pattern of brain atrophy in \n"
+                "HIV/AIDS visualized using tensor-based morphometry. Neuroimage, \n"
+                "34, 44-51."
+            ),
+            "Chiang",
+            2007,
+            "3D pattern of brain atrophy in HIV/AIDS visualized using tensor-based morphometry",
+            "Neuroimage",
+            "34",
+            "44",
+        ),
+    ],
+)
+def test_second_of_two_run_together_entries(
+    text: str, family: str, year: int, title: str, venue: str, volume: str, page: str
+) -> None:
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family == family
+    assert (ref.year, ref.title, ref.venue, ref.volume, ref.first_page) == (
+        year,
+        title,
+        venue,
+        volume,
+        page,
+    )
+    assert ref.raw == text
+
+
+def test_two_complete_entries_are_left_as_one() -> None:
+    # Both entries have their own volume and pages: neither is more the string's than the
+    # other, and the string keeps its first entry's names (the resolver finds no such work).
+    text = (
+        "Timmann, D., Lee, P., Watts, S., and Hore, \nJ. (2008). Kinematics of arm joint \n"
+        "rotations in cerebellar and unskilled \nsubjects associated with the inability \n"
+        "to throw fast. Cerebellum 7, 366-378. \nvan Duinen, H., Yu, W. S., and Gandevia, \n"
+        "S. C. (2009). Limited ability to extend the digits of the human hand independently "
+        "with extensor digitorum. J. Physiol. 587, 4799-4810."
+    )
+    assert Reference.from_string(text).authors[0].family == "Timmann"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        (
+            "Brown A, Green B (2006) A reply to the comment on our paper by Smith J, Jones K "
+            "(2005). J Theor Biol 20:1-2"
+        ),
+        (
+            "Brown, A. (2006). Comments on the 2005 paper of Smith et al. (2005) about stuff. "
+            "J. Theor. Biol. 20, 1-2."
+        ),
+        (
+            "Brown A (2006) Further remarks on the findings of Smith JA (2005) and others. "
+            "J Theor Biol 20:1-2"
+        ),
+        (
+            "Brown, A. (2006). Response to the critique by Smith, J. A. (2005): why we were right. "
+            "J. Theor. Biol. 20, 1-2."
+        ),
+        (
+            "Brown, A. (2006). Response to the critique of our model in Smith, J. A. (2005). "
+            "J. Theor. Biol. 20, 1-2."
+        ),
+    ],
+)
+def test_names_a_title_mentions_start_no_second_entry(text: str) -> None:
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family == "Brown"
+    assert ref.year == 2006
+    assert ref.title is not None
+    assert "Smith" in ref.title
+
+
+_FAMILIES = st.sampled_from(["Saino", "Raetz", "Maltby", "Ong", "Turgeon", "Newig", "Day"])
+_INITIALS = st.sampled_from(["N", "CR", "L", "S", "R", "JA", "BL"])
+_WORDS = st.lists(
+    st.sampled_from(["growth", "immunity", "lipid", "signalling", "cortical", "plants", "rice"]),
+    min_size=3,
+    max_size=8,
+)
+_PLACES = st.sampled_from(
+    ["Chapman & Hall, New York", "Springer, Berlin", "Academic Press, London", "Wiley, Oxford"]
+)
+
+
+@given(
+    book_author=st.tuples(_FAMILIES, _INITIALS),
+    book_year=st.integers(1900, 2010),
+    book_title=_WORDS,
+    place=_PLACES,
+    authors=st.lists(st.tuples(_FAMILIES, _INITIALS), min_size=1, max_size=4),
+    year=st.integers(1900, 2010),
+    title=_WORDS,
+    journal=st.sampled_from(["J Avian Biol", "Annu Rev Biochem", "Dev Biol", "Plant Physiol"]),
+    volume=st.integers(1, 400),
+    page=st.integers(1, 5000),
+)
+def test_an_article_after_a_book_is_read_as_alone(
+    book_author: tuple[str, str],
+    book_year: int,
+    book_title: list[str],
+    place: str,
+    authors: list[tuple[str, str]],
+    year: int,
+    title: list[str],
+    journal: str,
+    volume: int,
+    page: int,
+) -> None:
+    names = ", ".join(f"{f} {i}" for f, i in authors)
+    article = (
+        f"{names} ({year}) {' '.join(title).capitalize()}. {journal} {volume}:{page}-{page + 9}"
+    )
+    book = (
+        f"{book_author[0]} {book_author[1]} ({book_year}) "
+        f"{' '.join(book_title).capitalize()}. {place}"
+    )
+    alone = Reference.from_string(article)
+    joined = Reference.from_string(f"{book} \n{article}")
+    fields = ("title", "authors", "year", "venue", "volume", "first_page", "last_page")
+    assert [getattr(joined, f) for f in fields] == [getattr(alone, f) for f in fields]
+
+
+@given(
+    family=_FAMILIES,
+    initials=_INITIALS,
+    year=st.integers(1900, 2010),
+    link=st.sampled_from(["by", "of", "to", "and", "on", "with", "versus"]),
+    mentioned=st.tuples(_FAMILIES, _INITIALS),
+    mentioned_year=st.integers(1900, 2010),
+)
+def test_names_after_a_linking_word_stay_in_the_title(
+    family: str,
+    initials: str,
+    year: int,
+    link: str,
+    mentioned: tuple[str, str],
+    mentioned_year: int,
+) -> None:
+    text = (
+        f"{family} {initials} ({year}) A comment on the results reported {link} "
+        f"{mentioned[0]} {mentioned[1]} ({mentioned_year}). J Theor Biol 20:1-9"
+    )
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family == family
+    assert ref.year == year
