@@ -106,6 +106,14 @@ __all__ = [
 #: An IEEE-style list label, a number in brackets: "[12]" (not "[Smi05]", nor "12.", which a
 #: PDF's line numbers also give).
 _LABEL_NUMBER_RE: Final = re.compile(r"\[\s*(\d{1,4})\s*\]")
+#: Longest corporate author read before a year in brackets ("Mild Traumatic Brain Injury
+#: Committee of the Head Injury Interdisciplinary Special Interest Group of the American Congress
+#: of Rehabilitation Medicine. (1993).": 150 characters); :data:`._authors._CORP_YEAR_RE` reads
+#: as far. Past :data:`_MAX_LISTED_CORPORATE_CHARS` a text with a comma is a list of personal
+#: names the grammars could not read ("Gallou C, Chauveau D, …, BenoıˆtBenoıˆt G, … (2004)"),
+#: not one organisation.
+_MAX_CORPORATE_CHARS: Final = 200
+_MAX_LISTED_CORPORATE_CHARS: Final = 150
 #: Longest text read as one reference; longer input is a text block, not a reference.
 _MAX_REFERENCE_CHARS: Final = 3000
 #: How much of an over-long text is still scanned for identifiers (keeps the time bounded).
@@ -452,7 +460,9 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
         m = _CORP_YEAR_RE.match(s)
         if m is not None and m.start("year") > 2:
             corp = s[: m.start("year")].strip(" ,.(")
-            if 0 < len(corp) <= 150:
+            if 0 < len(corp) <= _MAX_CORPORATE_CHARS and (
+                len(corp) <= _MAX_LISTED_CORPORATE_CHARS or "," not in corp
+            ):
                 authors = [ParsedName(family=corp, raw=corp)]
                 pos = m.start("year") - 1 if s[m.start("year") - 1] == "(" else m.start("year")
                 grammar = "corporate"

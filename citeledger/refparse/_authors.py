@@ -73,8 +73,9 @@ _SEP_RE: Final = re.compile(
     r"\s*(?:,\s*(?:and\s+|&\s*|(?:\.\.\.|…)\s*(?:&\s*|and\s+)?)?|;\s*|\s+and\s+|&\s*|\s+&\s*)"
 )
 _CJK_SEP_RE: Final = re.compile(r"\s*[,，、;；]\s*")
+# "Eppig JT., et al (2000)": a stop after run-together initials may come before it.
 _ETAL_RE: Final = re.compile(
-    r"\s*,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|и\s+др\.?|u\.\s*a\.|等(?:人)?|ほか|他)",
+    r"\.?\s*,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|и\s+др\.?|u\.\s*a\.|等(?:人)?|ほか|他)",
     re.IGNORECASE,
 )
 _ETAL_FIRST: Final = "eEaAиИuU等ほ他"
@@ -123,7 +124,10 @@ _GROUP_WORDS: Final = frozenset(
     Project Centre Center""".split()  # noqa: SIM905 - a word list reads best as text
 )
 _CAP_WORD: Final = rf"(?:{_U}[{_UPS}{_LOS}\d'’.-]*+)"
+# "…, Perucci CA, on behalf of the PHEWE Collaborative Group: Title", "…, for the ACCORD Study
+# Group.": the group the authors write for.
 _GROUP_ITEM_RE: Final = re.compile(
+    r"(?:(?:on\sbehalf\sof|for)\s(?:the\s)?)?"
     rf"{_CAP_WORD}(?:\s(?:(?:of|for|the|and|on|in|de|du|des|der|für|von|y|&)\s){{0,2}}{_CAP_WORD})"
     r"{0,15}+(?=\s*(?:[:.;(]|\d{4}|$))"
 )
@@ -255,7 +259,7 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
     n = len(s)
     while pos < n:
         # _ETAL_RE only matches where the next letter after spaces and a comma can start it.
-        e = _ETAL_RE.match(s, pos) if s[pos : pos + 3].lstrip(" ,")[:1] in _ETAL_FIRST else None
+        e = _ETAL_RE.match(s, pos) if s[pos : pos + 4].lstrip(" ,.")[:1] in _ETAL_FIRST else None
         if e is not None:
             pos = e.end()
             etal = True
@@ -578,4 +582,4 @@ def _read_authors(s: str) -> _Names | None:
     return best
 
 
-_CORP_YEAR_RE: Final = re.compile(r"[^()]{3,150}?\(\s*(?P<year>(?:1[5-9]\d\d|20\d\d)[a-z]?)\s*\)")
+_CORP_YEAR_RE: Final = re.compile(r"[^()]{3,200}?\(\s*(?P<year>(?:1[5-9]\d\d|20\d\d)[a-z]?)\s*\)")

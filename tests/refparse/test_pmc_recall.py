@@ -220,3 +220,110 @@ def test_names_after_a_linking_word_stay_in_the_title(
     ref = Reference.from_string(text)
     assert ref.authors[0].family == family
     assert ref.year == year
+
+
+# --------------------------------------------------------------------------- author lists
+
+
+def test_group_written_for_ends_a_long_vancouver_list() -> None:
+    text = (
+        "Michelozzi P, Accetta G, De Sario M, D'Ippoliti D, Marino C, Baccini M, \n"
+        "Biggeri A, Anderson HR, Katsouyanni K, Ballester F, Bisanti L, Cadum E, \n"
+        "Forsberg B, Forastiere F, Goodman PG, Hojs A, Kirchmayer U, Medina S, \n"
+        "Paldy A, Schindler C, Sunyer J, Perucci CA, on behalf of the PHEWE \n"
+        "Collaborative Group: High Temperature and Hospitalizations for \n"
+        "Cardiovascular and Respiratory Causes in 12 European Cities. Am J Respir \n"
+        "Crit Care Med 2009, 179:383-389."
+    )
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family == "Michelozzi"
+    assert ref.authors[-1].family == "on behalf of the PHEWE Collaborative Group"
+    assert ref.title == (
+        "High Temperature and Hospitalizations for Cardiovascular and Respiratory Causes in "
+        "12 European Cities"
+    )
+
+
+def test_et_al_after_run_together_initials_and_a_stop() -> None:
+    text = (
+        "Ashburner M, Ball CA, Blake JA, Botstein D, Butler H, Cherry JM, Davis AP, \n"
+        "Dolinski K, Dwight SS, Eppig JT., et al (2000) Gene ontology: tool for the \n"
+        "unification of biology. The Gene Ontology Consortium. Nat Genet \n"
+        "25(1):25-29. doi: ."
+    )
+    ref = Reference.from_string(text)
+    assert ref.authors[-1].family == "Eppig"
+    assert ref.title == "Gene ontology: tool for the unification of biology"
+    assert ref.year == 2000
+
+
+def test_long_corporate_author_before_a_bracketed_year() -> None:
+    text = (
+        "Mild Traumatic Brain Injury Committee of the Head Injury \n"
+        "Interdisciplinary Special Interest Group of the American \n"
+        "Congress of Rehabilitation Medicine. (1993). Definition of mild \n"
+        "traumatic brain injury. Journal of Head Trauma Rehabilitation, \n8, 86-87."
+    )
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family is not None
+    assert ref.authors[0].family.startswith("Mild Traumatic Brain Injury Committee")
+    assert (ref.title, ref.year, ref.volume, ref.first_page) == (
+        "Definition of mild traumatic brain injury",
+        1993,
+        "8",
+        "86",
+    )
+
+
+def test_long_name_list_is_not_one_corporate_author() -> None:
+    # A PDF ligature ("BenoıˆtBenoıˆt G") stops the grammars; the 150 characters before the year
+    # hold commas, so they are names, not one organisation.
+    text = (
+        "Gallou C, Chauveau D, Richard S, Joly D, Giraud S, Olschwang \nS, Martin N, Saquet C, "
+        "Chrétien Y, Méjean A, Correas JM, \nBenoıˆtBenoıˆt G, Colombeau P, Grünfeld JP, "
+        "Junien C, Béroud C (2004) \nGenotype-phenotype correlation in von Hippel-Lindau "
+        "families \nwith renal lesions. Hum Mutat 24:215-224"
+    )
+    ref = Reference.from_string(text)
+    assert [a.family for a in ref.authors[:2]] == ["Gallou", "Chauveau"]
+    assert (
+        ref.title
+        == "Genotype-phenotype correlation in von Hippel-Lindau families with renal lesions"
+    )
+
+
+@given(
+    authors=st.lists(st.tuples(_FAMILIES, _INITIALS), min_size=2, max_size=25),
+    group=st.sampled_from(
+        ["PHEWE Collaborative Group", "EPIC Study Group", "ACCORD Investigators"]
+    ),
+    prefix=st.sampled_from(["on behalf of the ", "for the "]),
+    title=_WORDS,
+)
+def test_a_group_written_for_keeps_the_names_and_title(
+    authors: list[tuple[str, str]], group: str, prefix: str, title: list[str]
+) -> None:
+    names = ", ".join(f"{f} {i}" for f, i in authors)
+    text = (
+        f"{names}, {prefix}{group}: {' '.join(title).capitalize()}. Am J Epidemiol 2009, 179:383-9."
+    )
+    ref = Reference.from_string(text)
+    assert [a.family for a in ref.authors[: len(authors)]] == [f for f, _ in authors]
+    assert ref.title == " ".join(title).capitalize()
+
+
+@given(
+    authors=st.lists(
+        st.tuples(_FAMILIES, st.sampled_from(["JT", "CA", "SS", "PG"])), min_size=1, max_size=12
+    ),
+    year=st.integers(1950, 2010),
+    title=_WORDS,
+)
+def test_et_al_after_a_stop_ends_the_list(
+    authors: list[tuple[str, str]], year: int, title: list[str]
+) -> None:
+    names = ", ".join(f"{f} {i}" for f, i in authors)
+    text = f"{names}., et al ({year}) {' '.join(title).capitalize()}. Nat Genet 25:25-29"
+    ref = Reference.from_string(text)
+    assert [a.family for a in ref.authors] == [f for f, _ in authors]
+    assert (ref.year, ref.title) == (year, " ".join(title).capitalize())
