@@ -52,9 +52,10 @@ _IF_ITEM_RE: Final = re.compile(
     rf"(?P<ini>{_INI_DOT})\s?(?P<fam>{_IF_FAMILY}){_NAME_END}"
     rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
 )
-# Initials without dots, run together or spaced ("JM Cavanaugh", "C P Bean and J D Livingston").
+# Initials without dots, run together, spaced or hyphenated ("JM Cavanaugh", "C P Bean and J D
+# Livingston", "M-B Pontoppidan").
 _IFN_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}{{1,3}})\s"
+    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}-{_U}|{_U}{{1,3}})\s"
     rf"(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
 )
 _GIVEN: Final = rf"{_U}{_L}++(?:-{_U}?{_L}++)?+"

@@ -327,3 +327,36 @@ def test_et_al_after_a_stop_ends_the_list(
     ref = Reference.from_string(text)
     assert [a.family for a in ref.authors] == [f for f, _ in authors]
     assert (ref.year, ref.title) == (year, " ".join(title).capitalize())
+
+
+def test_hyphenated_initials_without_dots_open_the_list() -> None:
+    text = (
+        "M-B Pontoppidan, W Himaman, NL Hywel-Jones, JJ Boomsma, DP Hughes, \n"
+        "Graveyards on the move: the spatio-temporal distribution of dead \n"
+        "Ophiocordyceps-infected ants. PLoS ONE. 4(3):e4835 (2009). doi:10.1371/ \n"
+        "journal.pone.0004835"
+    )
+    ref = Reference.from_string(text)
+    assert [(a.family, a.given) for a in ref.authors[:2]] == [
+        ("Pontoppidan", "M-B"),
+        ("Himaman", "W"),
+    ]
+    assert ref.title == (
+        "Graveyards on the move: the spatio-temporal distribution of dead "
+        "Ophiocordyceps-infected ants"
+    )
+
+
+@given(
+    first=st.tuples(st.sampled_from(["J-P", "M-B", "H-J", "A-M"]), _FAMILIES),
+    others=st.lists(st.tuples(_INITIALS, _FAMILIES), max_size=4),
+    title=_WORDS,
+)
+def test_hyphenated_initials_read_like_run_together_ones(
+    first: tuple[str, str], others: list[tuple[str, str]], title: list[str]
+) -> None:
+    names = ", ".join(f"{i} {f}" for i, f in [first, *others])
+    text = f"{names}, {' '.join(title).capitalize()}. PLoS ONE 4:e4835 (2009)"
+    ref = Reference.from_string(text)
+    assert [a.family for a in ref.authors] == [f for _, f in [first, *others]]
+    assert ref.title == " ".join(title).capitalize()
