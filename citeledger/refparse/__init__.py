@@ -523,7 +523,9 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
             venue = mid
         else:
             title, venue = _split_title_venue(mid, grammar)
-            inner = _inner_citation(mid, grammar, title, venue)
+            inner = _inner_citation(
+                mid, grammar, title, venue, numbered_tail=bool(tail.volume and tail.first_page)
+            )
             if inner is not None:
                 title, venue, block = inner
                 inner_tail = _parse_tail(block)

@@ -360,3 +360,100 @@ def test_hyphenated_initials_read_like_run_together_ones(
     ref = Reference.from_string(text)
     assert [a.family for a in ref.authors] == [f for _, f in [first, *others]]
     assert ref.title == " ".join(title).capitalize()
+
+
+# --------------------------------------------------------------------------- an entry, then one without numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "venue", "volume", "page"),
+    [
+        (  # a web document with a date after the article
+            (
+                "Friedenberg FK, Palit A, Parkman HP, Hanlon A, \n85. \nNelson DB. Botulinum toxin A "
+                "for the treatment \nof delayed gastric emptying. Am J Gastroenterol. \n"
+                "2008;103:416-423. \nNICE. \nInterventional \nprocedure \noverview: \n86. \n"
+                "gastroelectrical stimulation for gastroparesis. \nClinical guidelines. October 12, "
+                "2004. Available at \nhttp://www.nice.org.uk/nicemedia/live/11130/ \n"
+                "31200/31200.pdf. Accessed July 16, 2006."
+            ),
+            "Botulinum toxin A for the treatment of delayed gastric emptying",
+            "Am J Gastroenterol",
+            "103",
+            "416",
+        ),
+        (  # an APA book by a corporate author after the article
+            (
+                "Nagin, D. S., & Land, K. C. (1993). Age, criminal careers, and population "
+                "heterogeneity: specification and \nestimation of a nonparametric, mixed Poisson "
+                "model. Criminology, 31, 327-362. \nNational Institute on Drug Abuse. (2006). "
+                "Principles of drug abuse treatment for criminal justice \npopulations: a "
+                "research-based guide. Bethesda, MD: National Institute on Drug Abuse, National \n"
+                "Institutes of Health."
+            ),
+            (
+                "Age, criminal careers, and population heterogeneity: specification and estimation "
+                "of a nonparametric, mixed Poisson model"
+            ),
+            "Criminology",
+            "31",
+            "327",
+        ),
+    ],
+)
+def test_an_article_before_an_entry_without_numbers_is_read(
+    text: str, title: str, venue: str, volume: str, page: str
+) -> None:
+    ref = Reference.from_string(text)
+    assert (ref.title, ref.venue, ref.volume, ref.first_page) == (title, venue, volume, page)
+
+
+def test_two_articles_with_numbers_are_not_split() -> None:
+    # Both entries have a volume and pages: the string stays one (unresolvable) reference.
+    text = (
+        "Redon R, Ishikawa S, Fitch KR, Feuk L, Perry GH, Andrews TD, Fiegler H, \nShapero MH, "
+        "Carson AR, Chen W., et al (2006) Global variation in copy \nnumber in the human "
+        "genome. Nature 444(7118):444-454. doi:10.1038/ \nnature05329. \nGold DL, "
+        "Miecznikowski JC, Liu S (2009) Error control variability in pathway-based \n"
+        "microarray analysis. Bioinformatics 25(17):2216-2221. doi:10.1093/ \n"
+        "bioinformatics/btp385."
+    )
+    ref = Reference.from_string(text)
+    assert ref.title is not None
+    assert "Gold DL" in ref.title
+    assert (ref.volume, ref.first_page) == ("25", "2216")
+
+
+@given(
+    authors=st.lists(st.tuples(_FAMILIES, _INITIALS), min_size=1, max_size=4),
+    year=st.integers(1950, 2010),
+    title=_WORDS,
+    journal=st.sampled_from(["J Avian Biol", "Annu Rev Biochem", "Dev Biol", "Plant Physiol"]),
+    volume=st.integers(1, 400),
+    page=st.integers(1, 5000),
+    book_title=_WORDS,
+    book_year=st.integers(1950, 2010),
+    place=_PLACES,
+)
+def test_an_article_then_a_book_reads_the_article(
+    authors: list[tuple[str, str]],
+    year: int,
+    title: list[str],
+    journal: str,
+    volume: int,
+    page: int,
+    book_title: list[str],
+    book_year: int,
+    place: str,
+) -> None:
+    names = ", ".join(f"{f} {i}" for f, i in authors)
+    article = (
+        f"{names}. {' '.join(title).capitalize()}. {journal}. {year};{volume}:{page}-{page + 9}."
+    )
+    book = (
+        f"World Health Organization. ({book_year}). {' '.join(book_title).capitalize()}. {place}."
+    )
+    alone = Reference.from_string(article)
+    joined = Reference.from_string(f"{article} \n{book}")
+    fields = ("title", "venue", "volume", "first_page", "last_page")
+    assert [getattr(joined, f) for f in fields] == [getattr(alone, f) for f in fields]
