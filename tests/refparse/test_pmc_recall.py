@@ -457,3 +457,25 @@ def test_an_article_then_a_book_reads_the_article(
     joined = Reference.from_string(f"{article} \n{book}")
     fields = ("title", "venue", "volume", "first_page", "last_page")
     assert [getattr(joined, f) for f in fields] == [getattr(alone, f) for f in fields]
+
+
+def test_osa_page_footer_is_cut() -> None:
+    text = (
+        "#143936 -$15.00 USD Received 14 Mar 2011; revised 28 Apr 2011; accepted 28 Apr 2011; "
+        "published 9 May 2011 \n2. A. Villringer, J. Planck, C. Hock, L. Schleinkofer, and U. "
+        'Dirnagl, "Near infrared spectroscopy (nirs): a new \ntool to study hemodynamic changes '
+        'during activation of brain function in human adults," Neurosci. Lett. 154, \n101-104 '
+        "(1993)."
+    )
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family == "Villringer"
+    assert ref.title == (
+        "Near infrared spectroscopy (nirs): a new tool to study hemodynamic changes during "
+        "activation of brain function in human adults"
+    )
+    assert (ref.venue, ref.volume, ref.first_page, ref.year) == (
+        "Neurosci. Lett",
+        "154",
+        "101",
+        1993,
+    )
