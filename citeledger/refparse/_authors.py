@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from citeledger.refparse._chars import _A, _CJK, _L, _LOS, _U, _UPS
+from citeledger.refparse._chars import _A, _CJK, _L, _LOS, _U, _UPS, _YEAR
 from citeledger.refparse._names import _CAP_PARTICLE, _PARTICLE, ParsedName
 
 # Possessive quantifiers (Python 3.11): a name word is never followed by a letter in any item
@@ -84,7 +84,7 @@ _ETAL_FIRST: Final = "eEaAиИuU等ほ他"
 _PLAIN_CAPS: Final = frozenset("ABCDEFGHJKLMOPQRSTUVWXYZ")
 _YEAR_AFTER_RE: Final = re.compile(
     r"\s*[.,;:]?\s*(?P<open>\(|\[)?\s*"
-    r"(?P<year>(?:1[5-9]\d\d|20\d\d)(?:[a-z]|/\d{2,4})?|n\.\s?d\.|in press)"
+    rf"(?P<year>{_YEAR}(?:[a-z]|/\d{{2,4}})?|n\.\s?d\.|in press)"
     r"(?(open)\s*[)\]]|(?![\d/]))\s*[.,:;]?",
     re.IGNORECASE,
 )
@@ -133,7 +133,7 @@ _GROUP_ITEM_RE: Final = re.compile(
     r"{0,15}+(?=\s*(?:[:.;(]|\d{4}|$))"
 )
 _BARE_FAMILY_RE: Final = re.compile(rf"{_FAMILY}{_NAME_END}")
-_PAREN_YEAR_RE: Final = re.compile(r",?\s*\(\s*(?:1[5-9]\d\d|20\d\d)")
+_PAREN_YEAR_RE: Final = re.compile(rf",?\s*\(\s*{_YEAR}")
 # A line or reference number left in the text by the PDF layout: "Wetzel P, \n12. \nMcCallum RW".
 _LAYOUT_NUM_RE: Final = re.compile(r"\d{1,3}\.\s")
 _COMMA_ENDS: Final = frozenset({"initials_family", "initials_family_nodot", "family_initials"})
@@ -163,8 +163,8 @@ _RESCUE_SMALL_WORDS: Final = frozenset(
 # Where an author list ends: a year, "et al." before a capital, a colon, or a full stop after
 # initials ("Chao EY. Quantification").
 _RESCUE_END_RE: Final = re.compile(
-    r"\s*\(\s*(?P<y1>1[5-9]\d\d|20\d\d)[a-z]?\s*\)\s*[.,:;]?\s+"
-    r"|[.,]\s+(?P<y2>1[5-9]\d\d|20\d\d)[a-z]?\s*[.,:;]\s+"
+    rf"\s*\(\s*(?P<y1>{_YEAR})[a-z]?\s*\)\s*[.,:;]?\s+"
+    rf"|[.,]\s+(?P<y2>{_YEAR})[a-z]?\s*[.,:;]\s+"
     r"|(?P<etal>,?\s*\bet\.?\s?als?\b\.?\s*[,:.]?\s+)(?=[A-Z\"“‘(\d])"
     r"|(?P<colon>\s?:\s+)"
     r"|(?P<stop>(?:(?<=[A-Z])|(?<=Jr))\.\s+)(?=[A-Z])"
@@ -583,4 +583,4 @@ def _read_authors(s: str) -> _Names | None:
     return best
 
 
-_CORP_YEAR_RE: Final = re.compile(r"[^()]{3,200}?\(\s*(?P<year>(?:1[5-9]\d\d|20\d\d)[a-z]?)\s*\)")
+_CORP_YEAR_RE: Final = re.compile(rf"[^()]{{3,200}}?\(\s*(?P<year>{_YEAR}[a-z]?)\s*\)")

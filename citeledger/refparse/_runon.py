@@ -17,11 +17,12 @@ import re
 from typing import Final
 
 from citeledger.refparse._authors import _read_authors
+from citeledger.refparse._chars import _YEAR
 from citeledger.refparse._names import _CAP_PARTICLE, _PARTICLE
 from citeledger.refparse._tail import _parse_tail, _tail_start
 
 #: The year that follows an author list in author-year styles: "(2001)", "(1982b)".
-_PAREN_YEAR_RE: Final = re.compile(r"\((?:1[5-9]\d\d|20\d\d)[a-z]?\)")
+_PAREN_YEAR_RE: Final = re.compile(rf"\({_YEAR}[a-z]?\)")
 #: Where an author list can start: a capital, or a lower-case particle, after a space.
 _NAME_START_RE: Final = re.compile(r"(?<= )(?:[A-Z]|(?:van|von|de|der|da|du|le|ter|ten)\s[A-Z])")
 #: How an author list ends before its year: initials ("AP", "S. C.") or "et al".
