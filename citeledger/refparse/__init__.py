@@ -4,8 +4,8 @@ r"""The reference-string parser: free text -> :class:`ParsedReference`, a plain 
 ``_parser`` feeds ``Requirement``); nothing here knows the model. One module per part of a
 reference: :mod:`._clean` (cleaning, PDF repairs, "too little" texts), :mod:`._authors` (the
 author list), :mod:`._tail` (volume, issue, pages, year), :mod:`._title` (title and venue),
-:mod:`._names` (particles, plain name parts, author-string splitting), :mod:`._chars`
-(character classes).
+:mod:`._names` (particles, plain name parts, author-string splitting), :mod:`._runon` (two
+entries run together in one string), :mod:`._chars` (character classes).
 
 The parser is a deterministic, regex-and-token heuristic tuned on real reference strings
 (Crossref deposits, PMC strings extracted from PDFs, arXiv-era ML references). It reads a string
@@ -48,6 +48,7 @@ import re
 import unicodedata
 from typing import Final
 
+import attrs
 from attrs import frozen
 
 from citeledger.identifiers import (
@@ -80,6 +81,7 @@ from citeledger.refparse._clean import (
     _strip_noise,
 )
 from citeledger.refparse._names import ParsedName, is_et_al_only, split_author_string, split_name
+from citeledger.refparse._runon import _later_reference
 from citeledger.refparse._tail import _ANY_YEAR_RE, _TAIL_YEAR_RE, _parse_tail, _tail_start
 from citeledger.refparse._title import (
     _ABBREVS,
@@ -104,6 +106,14 @@ __all__ = [
 #: An IEEE-style list label, a number in brackets: "[12]" (not "[Smi05]", nor "12.", which a
 #: PDF's line numbers also give).
 _LABEL_NUMBER_RE: Final = re.compile(r"\[\s*(\d{1,4})\s*\]")
+#: Longest corporate author read before a year in brackets ("Mild Traumatic Brain Injury
+#: Committee of the Head Injury Interdisciplinary Special Interest Group of the American Congress
+#: of Rehabilitation Medicine. (1993).": 150 characters); :data:`._authors._CORP_YEAR_RE` reads
+#: as far. Past :data:`_MAX_LISTED_CORPORATE_CHARS` a text with a comma is a list of personal
+#: names the grammars could not read ("Gallou C, Chauveau D, …, BenoıˆtBenoıˆt G, … (2004)"),
+#: not one organisation.
+_MAX_CORPORATE_CHARS: Final = 200
+_MAX_LISTED_CORPORATE_CHARS: Final = 150
 #: Longest text read as one reference; longer input is a text block, not a reference.
 _MAX_REFERENCE_CHARS: Final = 3000
 #: How much of an over-long text is still scanned for identifiers (keeps the time bounded).
@@ -310,6 +320,34 @@ def parse_reference(text: str, *, position: int | None = None) -> ParsedReferenc
         )
 
 
+#: What reading the second of two run-together entries costs in confidence: the string's
+#: first entry is left unread.
+_LATER_ENTRY_DOUBT: Final = 0.1
+
+
+def _read_later(raw: str, later: str, position: int | None, label: str | None) -> ParsedReference:
+    """The parse of ``later``, the second of two entries run together in ``raw``.
+
+    Only the identifiers printed from the second entry's first name on are its own (a DOI of
+    the first entry must not be taken for the second's).
+    """
+    got = _parse(later, raw, position)
+    first = later.split(" ", 1)[0].strip(",.")
+    at = raw.find(first) if first else -1
+    if at >= 0 and _may_hold_identifier(raw[at:]):
+        found = find_identifiers(raw[at:])
+        identifiers, malformed = tuple(found.identifiers), found.malformed
+    else:
+        identifiers, malformed = (), ()
+    return attrs.evolve(
+        got,
+        label=label,
+        identifiers=identifiers,
+        malformed=malformed,
+        confidence=round(max(0.0, got.confidence - _LATER_ENTRY_DOUBT), 3),
+    )
+
+
 def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     if not text or text.isspace():
         return _uncertain(raw, position, "empty reference string", confidence=0.0)
@@ -422,7 +460,9 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
         m = _CORP_YEAR_RE.match(s)
         if m is not None and m.start("year") > 2:
             corp = s[: m.start("year")].strip(" ,.(")
-            if 0 < len(corp) <= 150:
+            if 0 < len(corp) <= _MAX_CORPORATE_CHARS and (
+                len(corp) <= _MAX_LISTED_CORPORATE_CHARS or "," not in corp
+            ):
                 authors = [ParsedName(family=corp, raw=corp)]
                 pos = m.start("year") - 1 if s[m.start("year") - 1] == "(" else m.start("year")
                 grammar = "corporate"
@@ -442,6 +482,11 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
                 # "..., et al 2016 Title": the year after the list.
                 year = int(ym.group("year")[:4])
                 pos = ym.end()
+
+    # ---- two entries run together: read the one the numbers at the end belong to
+    later = _later_reference(s, pos) if year is not None else None
+    if later is not None:
+        return _read_later(raw, s[later:], position, label_text)
 
     # ---- quoted title (IEEE, Chicago, physics)
     title = ""
@@ -478,7 +523,9 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
             venue = mid
         else:
             title, venue = _split_title_venue(mid, grammar)
-            inner = _inner_citation(mid, grammar, title, venue)
+            inner = _inner_citation(
+                mid, grammar, title, venue, numbered_tail=bool(tail.volume and tail.first_page)
+            )
             if inner is not None:
                 title, venue, block = inner
                 inner_tail = _parse_tail(block)

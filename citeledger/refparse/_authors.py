@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from citeledger.refparse._chars import _A, _CJK, _L, _LOS, _U, _UPS
+from citeledger.refparse._chars import _A, _CJK, _L, _LOS, _U, _UPS, _YEAR
 from citeledger.refparse._names import _CAP_PARTICLE, _PARTICLE, ParsedName
 
 # Possessive quantifiers (Python 3.11): a name word is never followed by a letter in any item
@@ -52,9 +52,10 @@ _IF_ITEM_RE: Final = re.compile(
     rf"(?P<ini>{_INI_DOT})\s?(?P<fam>{_IF_FAMILY}){_NAME_END}"
     rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
 )
-# Initials without dots, run together or spaced ("JM Cavanaugh", "C P Bean and J D Livingston").
+# Initials without dots, run together, spaced or hyphenated ("JM Cavanaugh", "C P Bean and J D
+# Livingston", "M-B Pontoppidan").
 _IFN_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}{{1,3}})\s"
+    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}-{_U}|{_U}{{1,3}})\s"
     rf"(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
 )
 _GIVEN: Final = rf"{_U}{_L}++(?:-{_U}?{_L}++)?+"
@@ -73,8 +74,9 @@ _SEP_RE: Final = re.compile(
     r"\s*(?:,\s*(?:and\s+|&\s*|(?:\.\.\.|…)\s*(?:&\s*|and\s+)?)?|;\s*|\s+and\s+|&\s*|\s+&\s*)"
 )
 _CJK_SEP_RE: Final = re.compile(r"\s*[,，、;；]\s*")
+# "Eppig JT., et al (2000)": a stop after run-together initials may come before it.
 _ETAL_RE: Final = re.compile(
-    r"\s*,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|и\s+др\.?|u\.\s*a\.|等(?:人)?|ほか|他)",
+    r"\.?\s*,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|и\s+др\.?|u\.\s*a\.|等(?:人)?|ほか|他)",
     re.IGNORECASE,
 )
 _ETAL_FIRST: Final = "eEaAиИuU等ほ他"
@@ -82,7 +84,7 @@ _ETAL_FIRST: Final = "eEaAиИuU等ほ他"
 _PLAIN_CAPS: Final = frozenset("ABCDEFGHJKLMOPQRSTUVWXYZ")
 _YEAR_AFTER_RE: Final = re.compile(
     r"\s*[.,;:]?\s*(?P<open>\(|\[)?\s*"
-    r"(?P<year>(?:1[5-9]\d\d|20\d\d)(?:[a-z]|/\d{2,4})?|n\.\s?d\.|in press)"
+    rf"(?P<year>{_YEAR}(?:[a-z]|/\d{{2,4}})?|n\.\s?d\.|in press)"
     r"(?(open)\s*[)\]]|(?![\d/]))\s*[.,:;]?",
     re.IGNORECASE,
 )
@@ -123,12 +125,15 @@ _GROUP_WORDS: Final = frozenset(
     Project Centre Center""".split()  # noqa: SIM905 - a word list reads best as text
 )
 _CAP_WORD: Final = rf"(?:{_U}[{_UPS}{_LOS}\d'’.-]*+)"
+# "…, Perucci CA, on behalf of the PHEWE Collaborative Group: Title", "…, for the ACCORD Study
+# Group.": the group the authors write for.
 _GROUP_ITEM_RE: Final = re.compile(
+    r"(?:(?:on\sbehalf\sof|for)\s(?:the\s)?)?"
     rf"{_CAP_WORD}(?:\s(?:(?:of|for|the|and|on|in|de|du|des|der|für|von|y|&)\s){{0,2}}{_CAP_WORD})"
     r"{0,15}+(?=\s*(?:[:.;(]|\d{4}|$))"
 )
 _BARE_FAMILY_RE: Final = re.compile(rf"{_FAMILY}{_NAME_END}")
-_PAREN_YEAR_RE: Final = re.compile(r",?\s*\(\s*(?:1[5-9]\d\d|20\d\d)")
+_PAREN_YEAR_RE: Final = re.compile(rf",?\s*\(\s*{_YEAR}")
 # A line or reference number left in the text by the PDF layout: "Wetzel P, \n12. \nMcCallum RW".
 _LAYOUT_NUM_RE: Final = re.compile(r"\d{1,3}\.\s")
 _COMMA_ENDS: Final = frozenset({"initials_family", "initials_family_nodot", "family_initials"})
@@ -158,8 +163,8 @@ _RESCUE_SMALL_WORDS: Final = frozenset(
 # Where an author list ends: a year, "et al." before a capital, a colon, or a full stop after
 # initials ("Chao EY. Quantification").
 _RESCUE_END_RE: Final = re.compile(
-    r"\s*\(\s*(?P<y1>1[5-9]\d\d|20\d\d)[a-z]?\s*\)\s*[.,:;]?\s+"
-    r"|[.,]\s+(?P<y2>1[5-9]\d\d|20\d\d)[a-z]?\s*[.,:;]\s+"
+    rf"\s*\(\s*(?P<y1>{_YEAR})[a-z]?\s*\)\s*[.,:;]?\s+"
+    rf"|[.,]\s+(?P<y2>{_YEAR})[a-z]?\s*[.,:;]\s+"
     r"|(?P<etal>,?\s*\bet\.?\s?als?\b\.?\s*[,:.]?\s+)(?=[A-Z\"“‘(\d])"
     r"|(?P<colon>\s?:\s+)"
     r"|(?P<stop>(?:(?<=[A-Z])|(?<=Jr))\.\s+)(?=[A-Z])"
@@ -255,7 +260,7 @@ def _scan_names(s: str, grammar: str, item_re: re.Pattern[str]) -> _Names | None
     n = len(s)
     while pos < n:
         # _ETAL_RE only matches where the next letter after spaces and a comma can start it.
-        e = _ETAL_RE.match(s, pos) if s[pos : pos + 3].lstrip(" ,")[:1] in _ETAL_FIRST else None
+        e = _ETAL_RE.match(s, pos) if s[pos : pos + 4].lstrip(" ,.")[:1] in _ETAL_FIRST else None
         if e is not None:
             pos = e.end()
             etal = True
@@ -578,4 +583,4 @@ def _read_authors(s: str) -> _Names | None:
     return best
 
 
-_CORP_YEAR_RE: Final = re.compile(r"[^()]{3,150}?\(\s*(?P<year>(?:1[5-9]\d\d|20\d\d)[a-z]?)\s*\)")
+_CORP_YEAR_RE: Final = re.compile(rf"[^()]{{3,200}}?\(\s*(?P<year>{_YEAR}[a-z]?)\s*\)")

@@ -40,4 +40,6 @@ _U: Final = f"[{_UPS}]"
 _L: Final = f"[{_LOS}]"
 _A: Final = f"[{_UPS}{_LOS}]"
 # CJK ideographs, kana and Hangul syllables (names and titles in these scripts have no case).
+#: A year as references print it (1500-2099), one group: the same alternation in every pattern.
+_YEAR: Final = r"(?:1[5-9]\d\d|20\d\d)"
 _CJK: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"

@@ -67,6 +67,14 @@ _HYPHEN_NL_RE: Final = re.compile(r"[-\u00ad\u2010][ \t]*[\r\n]")
 # One pattern per kind, each run only when a cheap substring test says it can match (a single
 # alternation without a literal prefix would be tried at every position of every string).
 _URL_RE: Final = re.compile(r"(?:https?://|www\.)\S+")
+# The running footer of OSA journals (Optics Express) that PDF extraction leaves in a reference:
+# "#143936 - $15.00 USD Received 14 Mar 2011; revised 28 Apr 2011; accepted 28 Apr 2011;
+# published 9 May 2011 (C) 2011 OSA 9 May 2011 / Vol. 19, No. 10 / OPTICS EXPRESS 9513".
+_OSA_FOOTER_RE: Final = re.compile(
+    r"#\d{4,7}\s*-\s*\$\s?\d+\.\d\d\s+USD\s+Received\b.{0,120}?published\s+\d{1,2}\s+[A-Z][a-z]+\s+"
+    r"\d{4}(?:\s*\([Cc]\)\s*\d{4}\s+OSA)?"
+    r"(?:\s*\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\s*/\s*Vol\.\s*\d+,\s*No\.\s*\d+\s*/\s*[A-Z ]+\s\d+)?"
+)
 _URL_LABEL_RE: Final = re.compile(
     r"(?:Available\s+(?:from|at|online)|Retrieved\s+from|URL|Online)\s*:?\s*$|"
     r"(?:Available\s+(?:from|at|online)|Retrieved\s+from)\s*:?\s*(?=[.;,]|$)"
@@ -186,6 +194,8 @@ def _strip_noise(s: str, low: str) -> str:
         s = _LINKOUT_RE.sub(" ", s)
     if "ccessed" in s:
         s = _ACCESSED_RE.sub(" ", s)
+    if "USD" in s:
+        s = _OSA_FOOTER_RE.sub(" ", s)
     return s
 
 

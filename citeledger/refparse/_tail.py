@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from citeledger.refparse._chars import _LOS, _UPS
+from citeledger.refparse._chars import _LOS, _UPS, _YEAR
 
 _TAIL_LABELS: Final = frozenset(
     {
@@ -111,8 +111,8 @@ _LETTER_RUN_RE: Final = re.compile(rf"[{_UPS}{_LOS}]{{2,}}")
 _RANGE_DASH: Final = r"\s*[-–—‐‑−]+\s*"
 _PAGE: Final = r"[A-Za-z]{0,2}\d+[A-Za-z]?"
 _TAIL_YEAR_RE: Final = re.compile(
-    r"(?P<p>\()\s*(?P<y1>(?:1[5-9]\d\d|20\d\d))[a-z]?\s*\)"
-    r"|(?<![\d\-–—:/])(?<!pp\.\s)(?<!p\.\s)(?P<y2>1[5-9]\d\d|20\d\d)[a-z]?(?![\d\-–—/:])(?!\s*[-–—:]\s*\d)"
+    rf"(?P<p>\()\s*(?P<y1>{_YEAR})[a-z]?\s*\)"
+    rf"|(?<![\d\-–—:/])(?<!pp\.\s)(?<!p\.\s)(?P<y2>{_YEAR})[a-z]?(?![\d\-–—/:])(?!\s*[-–—:]\s*\d)"
 )
 _MONTH_RE: Final = re.compile(
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -125,8 +125,8 @@ _LABEL_PAGES_RE: Final = re.compile(
 )
 # A year in parentheses ends physics and Nature references ("Soc. Sci. Med. 43, 1601 (1996)"):
 # it is the year even when a page number before it looks like one.
-_PAREN_YEAR_RE: Final = re.compile(r"\(\s*(?P<y1>1[5-9]\d\d|20\d\d)[a-z]?\s*\)")
-_YEARLIKE_RE: Final = re.compile(r"(?:1[5-9]\d\d|20\d\d)")
+_PAREN_YEAR_RE: Final = re.compile(rf"\(\s*(?P<y1>{_YEAR})[a-z]?\s*\)")
+_YEARLIKE_RE: Final = re.compile(_YEAR)
 _LABEL_VOL_RE: Final = re.compile(
     r"(?<!\w)(?:[Vv]ol(?:ume)?s?|v|Т|t|Bd|Jg)\.?\s*(?P<v>\d+[A-Za-z]?)"
 )
@@ -137,13 +137,11 @@ _ATOM_RE: Final = re.compile(
     rf"\((?P<paren>[^()]{{0,24}})\)|(?P<num>{_PAGE}(?:{_RANGE_DASH}{_PAGE})?)|(?P<colon>:)"
 )
 _RANGE_SPLIT_RE: Final = re.compile(_RANGE_DASH)
-_YEAR_BEFORE_RE: Final = re.compile(r"(?<![\w./-])(1[5-9]\d\d|20\d\d)[a-z]?\s?[;,]\s?$")
-_OWN_YEAR_RE: Final = re.compile(r"\(\s*(?:1[5-9]\d\d|20\d\d)[a-z]?\s*\)[\s.,;]*")
+_YEAR_BEFORE_RE: Final = re.compile(rf"(?<![\w./-])({_YEAR})[a-z]?\s?[;,]\s?$")
+_OWN_YEAR_RE: Final = re.compile(rf"\(\s*{_YEAR}[a-z]?\s*\)[\s.,;]*")
 # A year as a second reference gives it ("(2009).", "2009.", "2009;"), not digits inside a token
 # ("gaitpost.2004.05.005", left by a DOI that a line break split).
-_SECOND_YEAR_RE: Final = re.compile(
-    r"(?<![\w./-])(?:1[5-9]\d\d|20\d\d)[a-z]?\)?(?=[.,;:]?(?:\s|$))"
-)
+_SECOND_YEAR_RE: Final = re.compile(rf"(?<![\w./-]){_YEAR}[a-z]?\)?(?=[.,;:]?(?:\s|$))")
 # A volume/pages block inside the text ("463:963-967", "2007;25(1):35-56", "92, 2802-2810"),
 # when stray text follows the citation (see _inner_citation).
 # The pattern opens with a digit (then looks behind), so that a search skips to digits.

@@ -10,6 +10,7 @@ from typing import Final
 
 from citeledger.refparse._authors import _COMMA_ENDS, _QUOTE_CLOSE, _read_authors
 from citeledger.refparse._chars import _A, _CJK, _L, _LOS, _U, _UPS
+from citeledger.refparse._runon import _has_locator
 from citeledger.refparse._tail import (
     _DIGIT_RE,
     _INNER_CITE_RE,
@@ -156,7 +157,7 @@ def _is_abbrev_end(head: str, end: int | None = None) -> bool:
 
 
 def _inner_citation(
-    mid: str, grammar: str | None, title: str, venue: str
+    mid: str, grammar: str | None, title: str, venue: str, *, numbered_tail: bool = True
 ) -> tuple[str, str, str] | None:
     """Title, venue and volume/pages of a citation that stray text follows.
 
@@ -166,8 +167,12 @@ def _inner_citation(
     2802-2810. local primary motor cortex populations. J. Neurosci. 30, 9659-9669``). Then the
     numeric tail is not at the end, and the title and venue end before the first volume/pages
     block after which no year and no author list follows (a year or names there start a second
-    reference, which is left alone). When the block lies in the venue of the plain split
-    (``title``, ``venue``), that title is kept.
+    reference, which is left alone, unless it has no volume and pages of its own: a book, a report
+    or a web page run on after the article, ``Am J Gastroenterol. 2008;103:416-423. NICE.
+    Interventional procedure overview: ... October 12, 2004``, whose numbers are the
+    article's; see :mod:`._runon`). When the block lies in the venue of the plain split
+    (``title``, ``venue``), that title is kept. ``numbered_tail``: the text after ``mid``
+    ends in a volume and pages (the second entry's, when one follows).
     """
     if not _DIGIT_RE.search(mid):
         return None
@@ -180,9 +185,11 @@ def _inner_citation(
         if own_year is not None:
             block = f"{block} {own_year.group(0)}"
             after = after[own_year.end() :]
-        if _SECOND_YEAR_RE.search(after) is not None:
-            return None
-        if after[:1].isupper() and _read_authors(after) is not None:
+        if (
+            _SECOND_YEAR_RE.search(after) is not None
+            or (after[:1].isupper() and _read_authors(after) is not None)
+        ) and (numbered_tail or _INNER_CITE_RE.search(after) is not None or _has_locator(after)):
+            # A second entry with numbers of its own: neither is more the string's.
             return None
         head = mid[: m.start()]
         year_before = _YEAR_BEFORE_RE.search(head, max(0, len(head) - 12))

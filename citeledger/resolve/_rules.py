@@ -42,6 +42,7 @@ from citeledger.resolve.scoring import (
     title_similarity,
     title_word_conflict,
     venue_kind,
+    without_session_label,
 )
 
 if TYPE_CHECKING:
@@ -155,10 +156,14 @@ def _one_title(a: _Scored, b: _Scored) -> tuple[str, str]:
     tb = b.title or normalize_title(b.paper.title)
     if not ta or not tb:
         return "", ""
-    if ta != tb and (
-        min(len(ta), len(tb)) < _DUPLICATE_MIN_LENGTH
-        or title_similarity(ta, tb) < _DUPLICATE_TITLE
-        or title_word_conflict(ta, tb) is not None
+    if (
+        ta != tb
+        and without_session_label(ta) != without_session_label(tb)
+        and (
+            min(len(ta), len(tb)) < _DUPLICATE_MIN_LENGTH
+            or title_similarity(ta, tb) < _DUPLICATE_TITLE
+            or title_word_conflict(ta, tb) is not None
+        )
     ):
         return "", ""
     return ta, tb
