@@ -42,6 +42,7 @@ __all__ = [
     "decode_xml",
     "invalid_response",
     "join_url",
+    "json_document",
     "load_json",
     "load_named_json",
     "make_transport",
@@ -186,6 +187,17 @@ def load_json(body: bytes | str, *, source: str) -> Any:
         raise ParseError(f"{source}: not JSON: nested too deeply") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError, int limit
         raise ParseError(f"{source}: not JSON: {exc}") from None
+
+
+def json_document(body: bytes | Mapping[str, Any], *, source: str) -> Any:
+    """``body`` as is when already decoded (a mapping), else :func:`load_json` of it.
+
+    >>> json_document({"a": 1}, source="x"), json_document(b'{"a": 1}', source="x")
+    ({'a': 1}, {'a': 1})
+    """
+    if isinstance(body, Mapping):
+        return body
+    return load_json(body, source=source)
 
 
 def load_named_json(body: bytes, *, source: str, what: str) -> Any:

@@ -40,7 +40,13 @@ from citeledger.model import (
 
 # At run time, not under TYPE_CHECKING: the work list's annotations resolve (get_type_hints).
 from citeledger.sources import UnreadableItem  # noqa: TC001
-from citeledger.sources._common import join_url, load_json, payload_shape, read_each, require_object
+from citeledger.sources._common import (
+    join_url,
+    json_document,
+    payload_shape,
+    read_each,
+    require_object,
+)
 from citeledger.sources._transport import Request
 
 #: The service root; ``base_url`` replaces it.
@@ -617,7 +623,7 @@ def parse_work(body: bytes | Mapping[str, Any], *, parse_unstructured: bool = Tr
     >>> str(w.doi), w.paper.title, w.paper.work_type.value, w.cited_by_count
     ('doi:10.1234/a', 'T', 'article', 3)
     """
-    data = _loads(body)
+    data = json_document(body, source=SOURCE)
     return work_from_message(envelope(data, "work"), parse_unstructured=parse_unstructured)
 
 
@@ -640,7 +646,7 @@ def parse_work_list(
     Raises:
         ParseError: not JSON, a failure body, or not a work list.
     """
-    message = envelope(_loads(body), "work-list")
+    message = envelope(json_document(body, source=SOURCE), "work-list")
     items = message.get("items") or ()
     if not isinstance(items, list | tuple):
         raise ParseError(f"crossref: work-list 'items' is not an array: {type(items).__name__}")
@@ -677,7 +683,7 @@ def parse_failure(body: bytes | Mapping[str, Any]) -> CrossrefFailure:
     Raises:
         ParseError: not a Crossref failure body.
     """
-    data = _loads(body)
+    data = json_document(body, source=SOURCE)
     if not isinstance(data, Mapping) or data.get("status") != "failed":
         raise ParseError("crossref: not a failure body")
     problems = []
@@ -694,12 +700,6 @@ def parse_failure(body: bytes | Mapping[str, Any]) -> CrossrefFailure:
         elif problem is not None:
             problems.append(("", "", str(problem)))
     return CrossrefFailure(message_type=str(data.get("message-type", "")), problems=tuple(problems))
-
-
-def _loads(body: bytes | Mapping[str, Any]) -> Any:
-    if isinstance(body, Mapping):
-        return body
-    return load_json(body, source="crossref")
 
 
 def bibliographic_query(reference: Reference) -> str:

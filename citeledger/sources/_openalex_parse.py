@@ -32,7 +32,7 @@ from citeledger.sources import UnreadableItem  # noqa: TC001
 from citeledger.sources._common import (
     as_identifier,
     join_url,
-    load_json,
+    json_document,
     payload_shape,
     read_each,
     require_object,
@@ -477,12 +477,6 @@ def _work_from_json(data: Mapping[str, Any]) -> OpenAlexWork:
     )
 
 
-def _loads(body: bytes | Mapping[str, Any]) -> Any:
-    if isinstance(body, Mapping):
-        return body
-    return load_json(body, source="openalex")
-
-
 def parse_work(body: bytes | Mapping[str, Any]) -> OpenAlexWork:
     """Parse a ``/works/{id}`` response.
 
@@ -493,7 +487,7 @@ def parse_work(body: bytes | Mapping[str, Any]) -> OpenAlexWork:
     >>> str(w.id), w.paper.title, w.cited_by_count
     ('openalex:W1', '0', 2)
     """
-    data = _loads(body)
+    data = json_document(body, source=SOURCE)
     if not isinstance(data, Mapping):
         raise ParseError("openalex: expected a JSON object")
     return work_from_json(data)
@@ -516,7 +510,7 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
     Raises:
         ParseError: not JSON, or no ``results`` list.
     """
-    data = _loads(body)
+    data = json_document(body, source=SOURCE)
     if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
         raise ParseError("openalex: expected a list response with 'results'")
     meta = _obj(data, "meta")

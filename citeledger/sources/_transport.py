@@ -25,6 +25,11 @@ unchanged) and adds what users of pyalex, habanero, arxiv.py and semanticscholar
 
 Every bound, its default and how to change it: ``docs/explanation/reliability.md``.
 
+This module holds :class:`RequestsTransport` and re-exports the rest, which lives in private
+modules by concern: the request and response values and redaction (``_wire``), the retry
+policy, status mapping and redirect rules (``_policy``), the deadline watchdog (``_watchdog``)
+and the size-capped body read with its failure naming (``_reading``).
+
 Every failure becomes a :class:`~citeledger.errors.SourceError` subclass carrying the source's
 name, the redacted URL, the attempt number, the status and a short detail.
 
