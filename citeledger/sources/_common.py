@@ -21,12 +21,12 @@ from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
 from citeledger.model import Event, EventKind, NoticeCheck, NoticeStatus
 from citeledger.sources import UnreadableItem, describe_unreadable
+from citeledger.sources._policy import error_detail
 from citeledger.sources._transport import (
     RequestsTransport,
     Response,
     RetryPolicy,
     Transport,
-    _detail,
     default_user_agent,
     scrub,
 )
@@ -42,7 +42,9 @@ __all__ = [
     "decode_xml",
     "invalid_response",
     "join_url",
+    "json_document",
     "load_json",
+    "load_named_json",
     "make_transport",
     "notice_check",
     "payload_shape",
@@ -112,7 +114,7 @@ def _document_body(response: Response, kind: str, *, source: str) -> bytes:
             response,
             f"HTML page where {kind} was expected",
             source=source,
-            detail=_detail(body, "text/html"),
+            detail=error_detail(body, "text/html"),
         )
     return body
 
@@ -185,6 +187,36 @@ def load_json(body: bytes | str, *, source: str) -> Any:
         raise ParseError(f"{source}: not JSON: nested too deeply") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError, int limit
         raise ParseError(f"{source}: not JSON: {exc}") from None
+
+
+def json_document(body: bytes | Mapping[str, Any], *, source: str) -> Any:
+    """``body`` as is when already decoded (a mapping), else :func:`load_json` of it.
+
+    >>> json_document({"a": 1}, source="x"), json_document(b'{"a": 1}', source="x")
+    ({'a': 1}, {'a': 1})
+    """
+    if isinstance(body, Mapping):
+        return body
+    return load_json(body, source=source)
+
+
+def load_named_json(body: bytes, *, source: str, what: str) -> Any:
+    """``json.loads(body)``, a failure a :class:`~citeledger.errors.ParseError` naming ``what``.
+
+    The message shows the body's first 60 characters (Semantic Scholar, OpenCitations).
+
+    >>> load_named_json(b"<html>", source="x", what="paper")
+    Traceback (most recent call last):
+    ...
+    citeledger.errors.ParseError: x paper: not JSON (Expecting value: ...): '<html>'
+    """
+    try:
+        return json.loads(body)
+    except RecursionError:
+        raise ParseError(f"{source} {what}: not JSON (nested too deeply)") from None
+    except (ValueError, TypeError) as exc:  # also bytes that are not UTF-8, over-long ints
+        shown = body[:60].decode("utf-8", "replace")
+        raise ParseError(f"{source} {what}: not JSON ({exc}): {shown!r}") from exc
 
 
 @contextlib.contextmanager

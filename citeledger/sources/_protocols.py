@@ -4,7 +4,8 @@ A source is anything with a ``name`` and a ``capabilities`` set (:class:`Source`
 it can be asked for is a separate Protocol of one method, which the ledger tests with
 ``isinstance`` (so a source implements only what it offers: no stub that raises
 ``UnsupportedCapability``). The :class:`Capability` a protocol serves is named in its
-docstring; :data:`CAPABILITY_PROTOCOLS` maps the two.
+docstring; :data:`CAPABILITY_PROTOCOLS` maps the two. Every name is re-exported by
+:mod:`citeledger.sources`, whose ``__all__`` lists them (none here, so the list is kept once).
 
 .. versionadded:: 0.2.0
 """
@@ -21,27 +22,6 @@ if TYPE_CHECKING:
     from citeledger.model import Measurement, NoticeCheck, Observation, Paper, Reference
     from citeledger.page import AreaProfile, CitedByYear, CountedCitation
     from citeledger.sources._transport import Transport
-
-__all__ = [
-    "CAPABILITY_PROTOCOLS",
-    "AreaProfileSource",
-    "Capability",
-    "CitationSource",
-    "CitedByYearSource",
-    "CitingCountsSource",
-    "CountSource",
-    "CountedCitationSource",
-    "EventSource",
-    "FullTextSource",
-    "ObservationIdSource",
-    "PaperSource",
-    "ProvenanceSource",
-    "ReferenceOrderSource",
-    "ReferenceSource",
-    "SearchSource",
-    "Source",
-    "TransportBound",
-]
 
 
 class Capability(enum.StrEnum):

@@ -44,18 +44,8 @@ from citeledger.errors import (
 from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, normalize_doi
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
-from citeledger.sources import (
-    Capability,
-    Paged,
-    SearchResults,
-    UnreadableItem,
-    describe_unreadable,
-)
-from citeledger.sources._common import (
-    as_identifier,
-    join_url,
-    payload_shape,
-)
+from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
+from citeledger.sources._common import as_identifier, join_url, payload_shape
 from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request

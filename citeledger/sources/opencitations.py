@@ -20,7 +20,6 @@ becomes a :class:`~citeledger.model.Paper` without identifiers.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Final, Self
 from urllib.parse import quote
 
@@ -36,16 +35,11 @@ from citeledger.formats.opencitations import (
     parse_timespan,
 )
 from citeledger.identifiers import DOI, PMID, Identifier
-from citeledger.model import (
-    Direction,
-    Measurement,
-    MeasurementKind,
-    Observation,
-    Reference,
-)
+from citeledger.model import Direction, Measurement, MeasurementKind, Observation, Reference
 from citeledger.sources import Capability, Paged, UnreadableItem
 from citeledger.sources._common import (
     as_identifier,
+    load_named_json,
     payload_shape,
     read_each,
     require_object,
@@ -86,16 +80,6 @@ COCI_BASE_URL: Final = "https://opencitations.net/index/coci/api/v1"
 INDEX_BASE_URL: Final = "https://api.opencitations.net/index/v2"
 
 
-def _load(body: bytes, what: str) -> Any:
-    try:
-        return json.loads(body)
-    except RecursionError:
-        raise ParseError(f"opencitations {what}: not JSON (nested too deeply)") from None
-    except (ValueError, TypeError) as exc:  # also bytes that are not UTF-8, over-long ints
-        shown = body[:60].decode("utf-8", "replace")
-        raise ParseError(f"opencitations {what}: not JSON ({exc}): {shown!r}") from exc
-
-
 @frozen(kw_only=True)
 class CitationLinkList:
     """The links of one ``/citations`` or ``/references`` answer, and the rows that were not.
@@ -127,7 +111,7 @@ def parse_link_list(body: bytes) -> CitationLinkList:
     Raises:
         ParseError: not a JSON array.
     """
-    data = _load(body, "links")
+    data = load_named_json(body, source=NAME, what="links")
     if not isinstance(data, list):
         raise ParseError("opencitations links: expected a JSON array of objects")
 
@@ -169,7 +153,7 @@ def parse_count(body: bytes) -> int:
     Raises:
         ParseError: not that shape.
     """
-    data = _load(body, "count")
+    data = load_named_json(body, source=NAME, what="count")
     try:
         (entry,) = data
         return int(str(entry["count"]))

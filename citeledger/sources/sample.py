@@ -60,6 +60,7 @@ from citeledger.model import (
 )
 from citeledger.page import AreaProfile, CitedByYear
 from citeledger.sources import Capability, Paged
+from citeledger.sources._common import as_identifier
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -147,11 +148,15 @@ class SampleSource:
 
     @staticmethod
     def _key(identifier: Identifier | str) -> str:
-        ident = parse_identifier(identifier) if isinstance(identifier, str) else identifier
-        return work_key(ident)
+        return work_key(as_identifier(identifier))
 
     def _entry(self, identifier: Identifier | str) -> Mapping[str, Any] | None:
         return self._entries.get(self._key(identifier))
+
+    def _stored(self, identifier: Identifier | str, key: str) -> Any:
+        """The work's stored ``key`` (``events``, ``area_profile``, ...); None where absent."""
+        entry = self._entry(identifier)
+        return None if entry is None else entry.get(key)
 
     def _require(self, identifier: Identifier | str, what: str) -> Mapping[str, Any]:
         entry = self._entry(identifier)
@@ -227,8 +232,7 @@ class SampleSource:
 
     def events(self, identifier: Identifier | str) -> NoticeCheck:
         """The stored event check, or "unavailable" where the sample carries none."""
-        entry = self._entry(identifier)
-        raw = None if entry is None else entry.get("events")
+        raw = self._stored(identifier, "events")
         if raw is None:
             return NoticeCheck.unavailable(
                 "the embedded sample carries no event data for this work",
@@ -291,8 +295,7 @@ class SampleSource:
 
     def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
         """Citing papers per year as the sample's source counted them, if stored."""
-        entry = self._entry(identifier)
-        raw = None if entry is None else entry.get("cited_by_year")
+        raw = self._stored(identifier, "cited_by_year")
         if raw is None:
             return None
         return CitedByYear(
@@ -300,13 +303,12 @@ class SampleSource:
             observed=raw["observed"],
             counts=[tuple(c) for c in raw["counts"]],
             through=raw.get("through"),
-            subject=parse_identifier(identifier) if isinstance(identifier, str) else identifier,
+            subject=as_identifier(identifier),
         )
 
     def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
         """The stored area profile, if any."""
-        entry = self._entry(identifier)
-        raw = None if entry is None else entry.get("area_profile")
+        raw = self._stored(identifier, "area_profile")
         if raw is None:
             return None
         return AreaProfile(

@@ -27,10 +27,10 @@ from citeledger.errors import (
 )
 from citeledger.sources._common import decode_json
 from citeledger.sources._paging import PageBounds, PageStop
+from citeledger.sources._policy import strip_credentials as _strip_credentials
 from citeledger.sources._transport import (
     Request,
     RequestsTransport,
-    _strip_credentials,
     parse_retry_after,
 )
 from citeledger.sources.crossref import CrossrefSource

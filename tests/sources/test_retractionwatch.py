@@ -9,16 +9,10 @@ import pytest
 
 from citeledger import DOI, PMID, NoticeStatus, ParseError, load_source
 from citeledger.model import EventKind
-from citeledger.sources import (
-    CitationSource,
-    CountSource,
-    EventSource,
-    PaperSource,
-    ReferenceSource,
-    SearchSource,
-)
+from citeledger.sources import EventSource
 from citeledger.sources import retractionwatch as rw
 from tests.conftest import FIXTURES, SOURCES, requires_shared
+from tests.sources.conftest import assert_protocols
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -187,8 +181,8 @@ def test_index_by_doi_and_pmid(tmp_path: Path) -> None:
         row("5", "Retraction and Replacement", doi="10.1000/paper.five"),
     )
     src = load_source("retractionwatch", path=str(path), as_of=AS_OF)
-    assert isinstance(src, EventSource)
-    assert not isinstance(src, CitationSource)  # no stub: the capability is absent
+    assert isinstance(src, EventSource)  # narrows the type for what follows
+    assert_protocols(src, EventSource)  # no stub: an absent capability is no method
     one = src.events("doi:10.1000/paper.one")
     assert [(e.kind, e.date) for e in one.events] == [
         (EventKind.CORRECTION, dt.date(2020, 1, 2)),
@@ -203,9 +197,7 @@ def test_index_by_doi_and_pmid(tmp_path: Path) -> None:
     other = src.events("10.1000/paper.five").events[0]
     assert (other.kind, other.label) == (EventKind.OTHER, "Retraction and Replacement")
     assert src.events("10.1000/paper.four").retracted is False
-    assert isinstance(src, EventSource)
-    for protocol in (PaperSource, ReferenceSource, CitationSource, CountSource, SearchSource):
-        assert not isinstance(src, protocol), protocol
+    assert_protocols(src, EventSource)
 
 
 def test_not_a_retraction_watch_file(tmp_path: Path) -> None:

@@ -13,21 +13,12 @@ import citeledger as cl
 from citeledger.errors import (
     BadRequestError,
     InvalidIdentifier,
-    InvalidResponseError,
     ParseError,
     ServerError,
 )
 from citeledger.identifiers import ArxivId, normalize_arxiv, normalize_doi
 from citeledger.model import Reference, RelationKind, WorkType
-from citeledger.sources import (
-    Capability,
-    CitationSource,
-    CountSource,
-    EventSource,
-    PaperSource,
-    ReferenceSource,
-    SearchSource,
-)
+from citeledger.sources import Capability, PaperSource, SearchSource
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from citeledger.sources.arxiv import (
     MIN_INTERVAL,
@@ -37,6 +28,7 @@ from citeledger.sources.arxiv import (
     reference_query,
 )
 from tests.conftest import FIXTURES, SOURCES, FakeTime, fixture_bytes, requires_shared
+from tests.sources.conftest import assert_protocols, unusable_200
 
 ARXIV = SOURCES / "arxiv"
 FIXTURE_DIR = FIXTURES / "arxiv"
@@ -386,22 +378,17 @@ def test_503_then_success(httpserver: HTTPServer, fake: FakeTime) -> None:
 def test_unusable_200_bodies(
     httpserver: HTTPServer, fake: FakeTime, body: bytes, message: str
 ) -> None:
-    httpserver.expect_request("/api/query").respond_with_data(
-        body, content_type="application/atom+xml"
+    src = source(httpserver, fake)
+    error = unusable_200(
+        httpserver, "/api/query", body, "application/atom+xml", lambda: src.paper("2104.12255")
     )
-    with pytest.raises(InvalidResponseError) as info:
-        source(httpserver, fake).paper("2104.12255")
-    assert info.value.message == message
-    assert (info.value.status, info.value.attempt) == (200, 1)
+    assert error.message == message
 
 
 def test_capabilities_match_the_protocols_it_implements() -> None:
     src = ArxivSource()
     assert src.capabilities == {Capability.PAPER, Capability.SEARCH}
-    assert isinstance(src, PaperSource)
-    assert isinstance(src, SearchSource)
-    for protocol in (ReferenceSource, CitationSource, EventSource, CountSource):
-        assert not isinstance(src, protocol), protocol
+    assert_protocols(src, PaperSource, SearchSource)
     with pytest.raises(InvalidIdentifier):
         src.paper("10.1038/srep16696")  # not an arXiv DOI
     assert isinstance(src, cl.Source)

@@ -7,13 +7,12 @@ import json
 from typing import Any
 
 import pytest
-from pytest_httpserver import HTTPServer
+from pytest_httpserver import HTTPServer, RequestHandler
 
 import citeledger as cl
 from citeledger.errors import (
     BadRequestError,
     InvalidIdentifier,
-    InvalidResponseError,
     NotFoundError,
     ParseError,
     ServerError,
@@ -42,6 +41,7 @@ from citeledger.sources.crossref import (
     work_type,
 )
 from tests.conftest import FIXTURES, SOURCES, FakeTime, fixture_bytes, requires_shared
+from tests.sources.conftest import unusable_200
 
 CROSSREF = SOURCES / "crossref"
 FIXTURE_DIR = FIXTURES / "crossref"
@@ -388,14 +388,9 @@ def test_citation_counts_is_a_dated_measurement(httpserver: HTTPServer, fake: Fa
     )
 
 
-def test_events_updated_by_correction_and_empty_update_filter(
-    httpserver: HTTPServer, fake: FakeTime
-) -> None:
-    doi = "10.1371/journal.pone.0123456"
-    httpserver.expect_request(f"/works/{doi}").respond_with_data(
-        fixture("work-updated-by-correction.json")
-    )
-    httpserver.expect_request(
+def expect_update_filter(httpserver: HTTPServer, doi: str) -> RequestHandler:
+    """The first ``filter=updates:{doi}`` page :meth:`CrossrefSource.events` asks for."""
+    return httpserver.expect_request(
         "/works",
         query_string={
             "filter": f"updates:{doi}",
@@ -403,7 +398,17 @@ def test_events_updated_by_correction_and_empty_update_filter(
             "cursor": "*",
             "mailto": "me@example.org",
         },
-    ).respond_with_data(fixture("works-no-results.json"))
+    )
+
+
+def test_events_updated_by_correction_and_empty_update_filter(
+    httpserver: HTTPServer, fake: FakeTime
+) -> None:
+    doi = "10.1371/journal.pone.0123456"
+    httpserver.expect_request(f"/works/{doi}").respond_with_data(
+        fixture("work-updated-by-correction.json")
+    )
+    expect_update_filter(httpserver, doi).respond_with_data(fixture("works-no-results.json"))
     check = source(httpserver, fake).events(doi)
     assert check.status is NoticeStatus.EVENTS_FOUND
     assert check.retracted is False
@@ -420,15 +425,9 @@ def test_events_found_through_the_notice_update_to(httpserver: HTTPServer, fake:
     httpserver.expect_request(f"/works/{doi}").respond_with_json(
         minimal_work(doi, title=["The original"])
     )
-    httpserver.expect_request(
-        "/works",
-        query_string={
-            "filter": f"updates:{doi}",
-            "rows": "100",
-            "cursor": "*",
-            "mailto": "me@example.org",
-        },
-    ).respond_with_data(fixture("journal-works-cursor-page-with-notices.json"))
+    expect_update_filter(httpserver, doi).respond_with_data(
+        fixture("journal-works-cursor-page-with-notices.json")
+    )
     check = source(httpserver, fake).events(doi)
     assert check.status is NoticeStatus.EVENTS_FOUND
     assert check.retracted is True
@@ -569,13 +568,12 @@ def test_paging_stops_on_a_short_last_page(httpserver: HTTPServer, fake: FakeTim
 def test_unusable_200_bodies(
     httpserver: HTTPServer, fake: FakeTime, body: bytes, message: str
 ) -> None:
-    httpserver.expect_request("/works/10.1038/srep16696").respond_with_data(
-        body, content_type="application/json"
+    src = source(httpserver, fake)
+    doi = "10.1038/srep16696"
+    error = unusable_200(
+        httpserver, f"/works/{doi}", body, "application/json", lambda: src.paper(doi)
     )
-    with pytest.raises(InvalidResponseError) as info:
-        source(httpserver, fake).paper("10.1038/srep16696")
-    assert info.value.message == message
-    assert (info.value.status, info.value.attempt, info.value.source) == (200, 1, "crossref")
+    assert (error.message, error.source) == (message, "crossref")
 
 
 def test_429_with_retry_after_then_success(httpserver: HTTPServer, fake: FakeTime) -> None:

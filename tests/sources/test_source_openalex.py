@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from pytest_httpserver import HTTPServer
+from pytest_httpserver import HTTPServer, RequestHandler
 
 import citeledger as cl
 from citeledger.errors import (
@@ -340,16 +340,24 @@ def test_citations_cursor_paging_gives_inbound_observations(
     ]  # deterministic ids
 
 
-def test_citations_failure_midway_keeps_what_was_fetched(
-    httpserver: HTTPServer, fake: FakeTime
-) -> None:
+def second_citing_page(httpserver: HTTPServer, *, count: int) -> RequestHandler:
+    """Serve W4390000017 and its first citing page (one work, ``count`` announced, cursor c2).
+
+    Returns the expectation of the second page (cursor c2), for the test to answer.
+    """
     httpserver.expect_request("/works/W4390000017").respond_with_data(recorded("work-W-id.json"))
     httpserver.expect_request(
         "/works", query_string={"filter": "cites:W4390000017", "per-page": "200", "cursor": "*"}
-    ).respond_with_json(_list([recorded_json("work-doi-lookup.json")], count=962, cursor="c2"))
-    httpserver.expect_request(
+    ).respond_with_json(_list([recorded_json("work-doi-lookup.json")], count=count, cursor="c2"))
+    return httpserver.expect_request(
         "/works", query_string={"filter": "cites:W4390000017", "per-page": "200", "cursor": "c2"}
-    ).respond_with_data(
+    )
+
+
+def test_citations_failure_midway_keeps_what_was_fetched(
+    httpserver: HTTPServer, fake: FakeTime
+) -> None:
+    second_citing_page(httpserver, count=962).respond_with_data(
         b'{"meta": {"count": 962}, "results": [{"id": "https://openalex.org/W1", "tit',
         content_type="application/json",
     )
@@ -362,13 +370,7 @@ def test_citations_failure_midway_keeps_what_was_fetched(
 
 
 def test_citations_503_midway_after_retries(httpserver: HTTPServer, fake: FakeTime) -> None:
-    httpserver.expect_request("/works/W4390000017").respond_with_data(recorded("work-W-id.json"))
-    httpserver.expect_request(
-        "/works", query_string={"filter": "cites:W4390000017", "per-page": "200", "cursor": "*"}
-    ).respond_with_json(_list([recorded_json("work-doi-lookup.json")], count=2, cursor="c2"))
-    httpserver.expect_request(
-        "/works", query_string={"filter": "cites:W4390000017", "per-page": "200", "cursor": "c2"}
-    ).respond_with_data("unavailable", status=503)
+    second_citing_page(httpserver, count=2).respond_with_data("unavailable", status=503)
     paged = source(httpserver, fake).citations("W4390000017")
     assert len(list(paged)) == 1
     assert isinstance(paged.error, ServerError)

@@ -21,17 +21,11 @@ from citeledger import (
 )
 from citeledger.errors import ServerError
 from citeledger.model import MeasurementKind, WorkType
-from citeledger.sources import (
-    CitationSource,
-    CountSource,
-    EventSource,
-    PaperSource,
-    ReferenceSource,
-    SearchSource,
-)
+from citeledger.sources import CitationSource, CountSource, ReferenceSource
 from citeledger.sources import opencitations as oc
 from citeledger.sources._transport import RequestsTransport, RetryPolicy
 from tests.conftest import SOURCES, fixture_bytes, requires_shared
+from tests.sources.conftest import assert_protocols
 
 if TYPE_CHECKING:
     from pytest_httpserver import HTTPServer
@@ -270,7 +264,4 @@ def test_failure_is_kept_in_paged(httpserver: HTTPServer) -> None:
 
 def test_unsupported_capabilities_are_not_implemented(httpserver: HTTPServer) -> None:
     src = make_source(httpserver)
-    absent: tuple[type, ...] = (PaperSource, EventSource, SearchSource)
-    present: tuple[type, ...] = (ReferenceSource, CitationSource, CountSource)
-    assert not any(isinstance(src, protocol) for protocol in absent)
-    assert all(isinstance(src, protocol) for protocol in present)
+    assert_protocols(src, ReferenceSource, CitationSource, CountSource)

@@ -13,7 +13,7 @@ import datetime as dt
 import io
 import json
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema
@@ -25,7 +25,7 @@ from lxml import etree
 import citeledger as cl
 from citeledger.formats import dumps, jats, tei
 from citeledger.ledger import Outcome, SourceReport
-from citeledger.model import CoverageState, Direction, Facet, NoticeStatus
+from citeledger.model import CoverageState, Direction, Facet, NoticeStatus, Reference
 from citeledger.serialize import structure
 from citeledger.sources import (
     Capability,
@@ -914,24 +914,6 @@ def test_jats_ref_without_a_citation_keeps_its_position() -> None:
     assert "holds no citation element" in (kept.unreadable or "")
 
 
-def test_jats_citation_wrapped_in_a_note_is_found() -> None:
-    doc = (
-        b"<article><back><ref-list>"
-        b"<ref id='a'><mixed-citation>First A. 2001.</mixed-citation></ref>"
-        b"<ref id='b'><note><p><mixed-citation>Second B. Title. 2002.</mixed-citation></p>"
-        b"</note></ref>"
-        b"<ref id='c'><mixed-citation>Third C. 2003.</mixed-citation></ref>"
-        b"</ref-list></back></article>"
-    )
-    refs = jats.parse_jats_references(doc)
-    assert [(r.position, r.key, r.raw) for r in refs] == [
-        (1, "a", "First A. 2001."),
-        (2, "b", "Second B. Title. 2002."),
-        (3, "c", "Third C. 2003."),
-    ]
-    assert all(r.unreadable is None for r in refs)
-
-
 TEI_NS = "{http://www.tei-c.org/ns/1.0}"
 
 
@@ -958,21 +940,48 @@ def test_tei_plain_bibl_in_the_middle_is_read_not_dropped() -> None:
     assert blank.unreadable == "tei: <bibl> holds no text"
 
 
-def test_tei_nested_list_keeps_document_order() -> None:
-    doc = (
-        b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back><listBibl>'
-        b'<biblStruct xml:id="b0"><monogr><title>One</title></monogr></biblStruct>'
-        b'<listBibl><biblStruct xml:id="b1"><monogr><title>Two</title></monogr></biblStruct>'
-        b"</listBibl>"
-        b'<biblStruct xml:id="b2"><monogr><title>Three</title></monogr></biblStruct>'
-        b"</listBibl></back></text></TEI>"
-    )
-    refs = tei.parse_tei_references(doc)
-    assert [(r.position, r.key, r.title) for r in refs] == [
-        (1, "b0", "One"),
-        (2, "b1", "Two"),
-        (3, "b2", "Three"),
-    ]
+@pytest.mark.parametrize(
+    ("parse", "doc", "field", "expected"),
+    [
+        pytest.param(
+            jats.parse_jats_references,
+            b"<article><back><ref-list>"
+            b"<ref id='a'><mixed-citation>First A. 2001.</mixed-citation></ref>"
+            b"<ref id='b'><note><p><mixed-citation>Second B. Title. 2002.</mixed-citation></p>"
+            b"</note></ref>"
+            b"<ref id='c'><mixed-citation>Third C. 2003.</mixed-citation></ref>"
+            b"</ref-list></back></article>",
+            "raw",
+            [
+                (1, "a", "First A. 2001."),
+                (2, "b", "Second B. Title. 2002."),
+                (3, "c", "Third C. 2003."),
+            ],
+            id="jats-citation-wrapped-in-a-note",
+        ),
+        pytest.param(
+            tei.parse_tei_references,
+            b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back><listBibl>'
+            b'<biblStruct xml:id="b0"><monogr><title>One</title></monogr></biblStruct>'
+            b'<listBibl><biblStruct xml:id="b1"><monogr><title>Two</title></monogr></biblStruct>'
+            b"</listBibl>"
+            b'<biblStruct xml:id="b2"><monogr><title>Three</title></monogr></biblStruct>'
+            b"</listBibl></back></text></TEI>",
+            "title",
+            [(1, "b0", "One"), (2, "b1", "Two"), (3, "b2", "Three")],
+            id="tei-nested-listBibl",
+        ),
+    ],
+)
+def test_nested_references_are_found_in_document_order(
+    parse: Callable[[bytes], list[Reference]],
+    doc: bytes,
+    field: str,
+    expected: list[tuple[int, str, str]],
+) -> None:
+    refs = parse(doc)
+    assert [(r.position, r.key, getattr(r, field)) for r in refs] == expected
+    assert all(r.unreadable is None for r in refs)
 
 
 def test_retraction_watch_rows_with_the_wrong_cell_count_are_unreadable() -> None:
