@@ -13,8 +13,6 @@ raising a threshold can only change decisions, never the scores they are made on
 
 from __future__ import annotations
 
-import enum
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -23,21 +21,28 @@ from rapidfuzz import fuzz, process
 
 from citeledger.identifiers import PREPRINT_DOI_PREFIXES, Identifier, work_key
 from citeledger.model import Agreement, Evidence, Paper, Reference
-from citeledger.resolve.journals import ltwa_contradicts, same_journal_key
 from citeledger.resolve.names import NAME_SIMILARITY, NameKey, name_keys
 from citeledger.resolve.names import family_names_agree as _same_person
 from citeledger.resolve.names import initials_fit as _initials_fit
 from citeledger.resolve.normalize import (
-    STOPWORDS,
     is_generic_title,
     normalize_code,
-    normalize_text,
     normalize_title,
     title_tokens,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+
+from citeledger.resolve._notices import notice_kind
+from citeledger.resolve._title_rules import (
+    _LABEL_DROPPED,
+    lenient_title_similarity,
+    title_similarity,
+    title_word_conflict,
+    without_session_label,
+)
+from citeledger.resolve._venues import VenueKind, compare_venue, same_journal, venue_kind
 
 __all__ = [
     "AUTHOR_WEIGHTS",
@@ -56,9 +61,12 @@ __all__ = [
     "is_preprint",
     "lenient_title_similarity",
     "name_keys",
+    "notice_kind",
+    "same_journal",
     "title_similarity",
     "title_word_conflict",
     "venue_kind",
+    "without_session_label",
 ]
 
 #: How each field's agreement moves a candidate's ranking score (title similarity plus these).
@@ -87,158 +95,6 @@ _VENUE_WEIGHTS: Final = {
     Agreement.DISAGREE: 0.0,
     Agreement.MISSING: 0.0,
 }
-
-
-def title_similarity(a: str, b: str, *, score_cutoff: float = 0.0) -> float:
-    """Similarity (0-100) of two *normalised* titles: best of ``ratio`` and ``token_sort_ratio``.
-
-    Returns 0 below ``score_cutoff`` (as RapidFuzz scorers do).
-
-    >>> title_similarity("deep residual learning", "residual learning deep")
-    100.0
-    """
-    if not a or not b:
-        return 0.0
-    score = max(
-        fuzz.ratio(a, b, score_cutoff=score_cutoff),
-        fuzz.token_sort_ratio(a, b, score_cutoff=score_cutoff),
-    )
-    return float(score)
-
-
-# Session and track labels that one record of a proceedings paper carries in its title and the
-# other does not (DBLP "The BUCKY object-relational benchmark (Experience Paper)", ACM "The
-# BUCKY object-relational benchmark"): two-word labels anywhere in a normalised title, one-word
-# ones only at its end ("Honey, I shrunk the DBMS: ... and beyond (Panel)").
-_SESSION_LABEL_RE: Final = re.compile(
-    r"\b(?:(?:experience|industrial|research|short|invited|vision|demo) paper"
-    r"|(?:tutorial|panel|demonstration|demo|poster|industrial) session"
-    r"|demonstration description|extended abstract|invited talk|keynote address)\b"
-    r"|\s(?:panel|tutorial|demonstration|demo|poster)$"
-)
-
-
-#: What a title match found only without a session label loses (see :func:`compare`).
-_LABEL_DROPPED: Final = 5.0
-#: A one-word label ends a title of at least this many words before it ("... beyond panel"),
-#: not a short title ("the expert panel").
-_MIN_WORDS_BEFORE_LABEL: Final = 4
-
-
-def without_session_label(title: str) -> str:
-    """A normalised title without a proceedings session label ("experience paper", "panel").
-
-    Returns ``title`` itself when it holds none.
-
-    >>> without_session_label("the bucky object relational benchmark experience paper")
-    'the bucky object relational benchmark'
-    >>> without_session_label("data access tutorial session the good the bad")
-    'data access the good the bad'
-    """
-    m = _SESSION_LABEL_RE.search(title)
-    if m is None:
-        return title
-    if (
-        m.start() > 0
-        and title[m.start()] == " "
-        and title.count(" ", 0, m.start()) < (_MIN_WORDS_BEFORE_LABEL - 1)
-    ):
-        return title  # "the expert panel": a short title's last word
-    return " ".join(_SESSION_LABEL_RE.sub(" ", title).split())
-
-
-def lenient_title_similarity(a: str, b: str) -> float:
-    """Title similarity that forgives a missing subtitle or truncation (for identifier checks).
-
-    Used only to decide whether metadata *clearly disagree* with an identifier's record: the
-    better of :func:`title_similarity` and how well the shorter title matches the *start* of the
-    longer one (at least 10 characters), since references drop subtitles and truncate titles.
-    Shared words elsewhere ("endoscopic sphincterotomy ...") do not count.
-
-    >>> lenient_title_similarity("zero infinity", "zero infinity breaking the gpu memory wall")
-    100.0
-    """
-    if not a or not b:
-        return 0.0
-    score = title_similarity(a, b)
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) >= 10:
-        score = max(score, float(fuzz.ratio(short, long[: len(short)])))
-    return score
-
-
-# Multi-letter Roman numerals, as in "Part II" or "Constructing optimal witnesses. II"; single
-# letters ("x ray", "vitamin d", "part i") are too ambiguous to read as numbers.
-_ROMAN: Final = {"ii": "2", "iii": "3", "iv": "4", "vi": "6", "vii": "7", "viii": "8", "ix": "9"}
-
-
-_ORDINAL: Final = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
-
-
-def _title_words(normalized: str) -> set[str]:
-    out: set[str] = set()
-    for word in normalized.split():
-        if word in STOPWORDS:
-            continue
-        ordinal = _ORDINAL.match(word)
-        tok = ordinal.group(1) if ordinal else _ROMAN.get(word, word)
-        if len(tok) > 1 or tok.isdigit():
-            out.add(tok)
-    return out
-
-
-def _word_found(word: str, others: set[str]) -> bool:
-    if word.isdigit():
-        return word in others  # 2011 vs 2012, part 2 vs part 3: numbers must be equal
-    for other in others:
-        if other.isdigit():
-            continue
-        # A misspelling, British/American spelling, or an abbreviation ("eval" ~ "evaluation").
-        if fuzz.ratio(word, other, score_cutoff=75.0):
-            return True
-        if min(len(word), len(other)) >= 3 and (other.startswith(word) or word.startswith(other)):
-            return True
-    return False
-
-
-def title_word_conflict(a: str, b: str) -> str | None:
-    """Why two *normalised* titles name different works despite a high similarity, or None.
-
-    Two cases are conflicts: each title has a content word the other lacks (a *substituted*
-    word, e.g. "Ball-Milled Aluminum-Borax Powder Blends" vs "Ball-Milled Cu-Mg/B2O3 Powder
-    Blends": a series of papers), or the only difference is a number (a part, edition or year:
-    "Constructing optimal entanglement witnesses. II" vs "... witnesses"). Words that are
-    misspelt (RapidFuzz ``ratio`` ≥ 75), abbreviated (a prefix of 3+ letters) or only on one
-    side (a dropped subtitle, a truncation) are not conflicts.
-
-    >>> title_word_conflict(
-    ...     "response ball milled aluminum borax", "response ball milled cu mg b2o3"
-    ... )
-    "words on both sides: 'aluminum', 'borax' vs 'b2o3', 'cu', 'mg'"
-    >>> title_word_conflict("optimal entanglement witnesses ii", "optimal entanglement witnesses")
-    "number on one side: '2'"
-    >>> title_word_conflict("deep residual lerning", "deep residual learning for image recognition")
-    """
-    if a == b:
-        return None
-    wa, wb = _title_words(a), _title_words(b)
-    only_a = wa - wb
-    only_b = wb - wa
-    if not only_a and not only_b:
-        return None
-    ua = sorted(w for w in only_a if not _word_found(w, wb))
-    ub = sorted(w for w in only_b if not _word_found(w, wa))
-    if ua and ub:
-        return (
-            "words on both sides: "
-            + ", ".join(repr(w) for w in ua)
-            + " vs "
-            + ", ".join(repr(w) for w in ub)
-        )
-    extra = ua or ub
-    if extra and all(w.isdigit() for w in extra):
-        return "number on one side: " + ", ".join(repr(w) for w in extra)
-    return None
 
 
 class AuthorIndex(NamedTuple):
@@ -399,126 +255,6 @@ def _code_agreement(left_code: str, right: str | None) -> Agreement:
     if not left_code or not b:
         return Agreement.MISSING
     return Agreement.AGREE if left_code == b else Agreement.DISAGREE
-
-
-def _acronym_or_abbreviation(short: list[str], long: list[str], *, whole: bool = False) -> bool:
-    # "vldb" ~ "very large data bases"; "j magn magn mater" ~ "journal of magnetism and ...".
-    # ``whole``: every content word of ``long`` must be abbreviated, none skipped ("nature" is
-    # not "nature genetics", "brain res" not "brain research bulletin").
-    if len(short) == 1 and len(short[0]) >= 2 and len(long) >= 2:
-        initials = "".join(t[0] for t in long if t not in STOPWORDS)
-        if short[0] == initials:
-            return True
-    # (whole: the words come from _journal_words, where a single letter is a section, "A")
-    content = [t for t in long if t not in STOPWORDS or (whole and len(t) == 1)]
-    if not short or len(short) > len(content):
-        return False
-    j = 0
-    for tok in short:
-        while j < len(content):
-            word = content[j]
-            if word.startswith(tok) or (
-                # An ISO 4 contraction keeps the word's first letter and some later ones in
-                # order: "natl" national, "mater" materials, "biochem" biochemistry.
-                len(tok) >= 3 and tok[0] == word[0] and _is_subsequence(tok, word)
-            ):
-                j += 1
-                break
-            if 2 <= len(tok) <= len(content) - j and tok == "".join(
-                w[0] for w in content[j : j + len(tok)]
-            ):
-                j += len(tok)  # initials of several words: "usa" united states (of) america
-                break
-            if whole:
-                return False
-            j += 1
-        else:
-            return False
-    return not whole or j == len(content)
-
-
-def _is_subsequence(short: str, long: str) -> bool:
-    it = iter(long)
-    return all(ch in it for ch in short)
-
-
-def _journal_words(name: str) -> list[str]:
-    # Content words of a normalised journal name; runs of single letters are initials and join
-    # into one word ("u s a" -> "usa", so "U.S.A." and "USA" read alike).
-    out: list[str] = []
-    letters = ""
-    for tok in name.split():
-        if tok.isdigit():  # a disambiguating year: "Spine (Phila Pa 1976)"
-            continue
-        if len(tok) == 1:
-            letters += tok
-            continue
-        if letters:
-            out.append(letters)
-            letters = ""
-        if tok not in STOPWORDS:
-            out.append(tok)
-    if letters:
-        out.append(letters)
-    return out
-
-
-@lru_cache(maxsize=1 << 16)
-def same_journal(left: str | None, right: str | None) -> bool:
-    """Whether two venue names name the same journal: equal, or one abbreviates all of the other.
-
-    Stricter than :func:`compare_venue`, which also lets a name agree with a longer one that
-    contains it (right for corroborating a title, wrong for telling journals apart):
-
-    >>> same_journal(
-    ...     "Proc Natl Acad Sci USA",
-    ...     "Proceedings of the National Academy of Sciences of the United States of America",
-    ... )
-    True
-    >>> same_journal("Nature", "Nature Genetics"), same_journal("J Phys", "Journal of Physiology")
-    (False, True)
-
-    The ISO 4 forms come first (:mod:`citeledger.resolve.journals`, from the LTWA): equal forms
-    are the same journal ("Proc. Natl. Acad. Sci. U.S.A" and "Proceedings of the National
-    Academy of Sciences", "N Engl J Med" and "New England Journal of Medicine"); forms the
-    LTWA knows word for word that clash are two journals (:func:`~citeledger.resolve.journals
-    .ltwa_contradicts`: "J Chem Phys" is not the "Journal of Physical Chemistry"); otherwise the
-    hand rule of initials and contractions below decides ("JBC").
-    """
-    a, b = normalize_text(left or ""), normalize_text(right or "")
-    if not a or not b:
-        return False
-    if same_journal_key(a, b):
-        return True
-    if ltwa_contradicts(a, b):
-        return False
-    ta, tb = _journal_words(a), _journal_words(b)
-    if ta == tb:
-        return True
-    short, long = (ta, tb) if len(a) <= len(b) else (tb, ta)
-    return _acronym_or_abbreviation(short, long, whole=True)
-
-
-@lru_cache(maxsize=1 << 16)
-def compare_venue(left: str | None, right: str | None) -> tuple[Agreement, float]:
-    """Venue agreement: fuzzy token-set similarity, acronyms and dotted abbreviations.
-
-    Results are cached on the pair of names (a catalog names few venues, each many times).
-
-    >>> compare_venue("Proc. VLDB", "Proceedings of VLDB")[0]
-    <Agreement.AGREE: 'agree'>
-    """
-    a, b = normalize_text(left or ""), normalize_text(right or "")
-    if not a or not b:
-        return Agreement.MISSING, 0.0
-    score = float(fuzz.token_set_ratio(a, b))
-    if score >= 85.0:
-        return Agreement.AGREE, score
-    ta, tb = a.split(), b.split()
-    short, long = (ta, tb) if len(a) <= len(b) else (tb, ta)
-    if _acronym_or_abbreviation(short, long):
-        return Agreement.AGREE, max(score, 85.0)
-    return Agreement.DISAGREE, score
 
 
 @frozen(kw_only=True)
@@ -885,234 +621,3 @@ def compare(
         hard=tuple(hard),
         outcomes=tuple(outcomes),
     )
-
-
-# Titles of notices *about* a work: corrections, retraction notices, expressions of concern,
-# comments and replies. A notice is another work than the one it is about, although its title
-# carries that work's title whole. Matched on the raw title, whose punctuation tells "Correction:
-# …" (a notice) from "Correction for unreliability of …" (research).
-_NOTICE_RE: Final = re.compile(
-    r"""^\W*(?:
-        (?P<correction>
-            (?:author(?:'?s)?\s+|publisher(?:'?s)?\s+)?(?:correction|erratum|errata|corrigendum
-            |addendum)s?\s*(?:to|for|on|in|of)?\s*(?:the\s+(?:article|paper)\s*)?[:\-\u2013\u2014]
-          | (?:erratum|errata|corrigendum|corrigenda|addendum)\b
-        )
-      | (?P<retraction>
-            (?:notice\s+of\s+)?retraction(?:\s+(?:note|notice|statement))?\s*
-            (?:to|of|for)?\s*[:\-\u2013\u2014]
-          | retraction\s+(?:note|notice|statement)\b
-        )
-      | (?P<concern>(?:editorial\s+)?expression\s+of\s+concern\b)
-      | (?P<supplement>
-            (?:replication\s+)?data\s+(?:from|for)\s*:
-          | (?:supplementary|supplemental|supporting)\s+(?:material|materials|data|information
-            |file|files|figures?|tables?)\s+(?:for|to|from)\b
-        )
-      | (?P<comment>comments?\s+(?:on|to)\b)
-      | (?P<reply>
-            (?:reply|replies)\s+to\b
-          | (?:the\s+)?authors?(?:'?s?)?\s+reply\b
-          | response\s+to\s+(?:the\s+)?(?:comments?|letter|criticism|critique|commentary)\b
-        )
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-
-# A review of a book, titled after the book: "Book review: …", JSTOR's "Reviewed Work(s): …",
-# or the book's title followed by its author and pages ("… Transformations. By John H. Staib.
-# Pp. xii, 336. 1969.").
-_REVIEW_RE: Final = re.compile(
-    r"^\W*(?:book\s+reviews?|reviewed\s+works?(?:\s*\(s\))?|review\s+of)\s*[:\-\u2013\u2014]"
-    r"|(?:\.\s+|\s+)By\s+[A-Z][\w.'\u2019 -]{1,80}?[.,]\s+"
-    r"(?:Pp?\.|\d+\s*pp\b|[xvil]+\s*[+,]\s*\d+\s*pp)",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=1 << 16)
-def notice_kind(title: str | None) -> str | None:
-    """The kind of notice a title names ("correction", "retraction", ...), or None for a work.
-
-    A correction, retraction notice, expression of concern, comment or reply — or a dataset or
-    supplement deposited for an article ("Data from: …", Dryad's form; "Supporting information
-    for …"), or a book review titled after the book ("… By John H. Staib. Pp. xii, 336.") —
-    carries the title of the work it is about, but is not that work: a reference to the one
-    never verifies to the other.
-
-    >>> notice_kind("Erratum to: Molecular mechanisms of early brain injury")
-    'correction'
-    >>> notice_kind("Retraction Note: Exosomes mediate stromal mobilization")
-    'retraction'
-    >>> notice_kind("Data from: Range-wide genetic structure of the wolverine")
-    'supplement'
-    >>> notice_kind("Linear Algebra. By John H. Staib. Pp. xii, 336. 1969.")
-    'review'
-    >>> notice_kind("Correction for unreliability of multifactor measures") is None
-    True
-    >>> notice_kind("Response to thermal exposure of ball-milled powder blends") is None
-    True
-    """
-    if not title:
-        return None
-    m = _NOTICE_RE.match(title)
-    if m is None:
-        return "review" if _REVIEW_RE.search(title) else None
-    return next(name for name, value in m.groupdict().items() if value)
-
-
-class VenueKind(enum.StrEnum):
-    """What kind of publication a venue name says it is (:func:`venue_kind`)."""
-
-    JOURNAL = "journal"
-    CONFERENCE = "conference"
-    PREPRINT = "preprint"
-
-
-_PREPRINT_WORDS: Final = frozenset(
-    [
-        "arxiv",
-        "biorxiv",
-        "medrxiv",
-        "chemrxiv",
-        "psyarxiv",
-        "socarxiv",
-        "techrxiv",
-        "engrxiv",
-        "eartharxiv",
-        "ssrn",
-        "authorea",
-        "preprint",
-        "preprints",
-        "corr",
-        "zenodo",
-        "figshare",
-    ]
-)
-_PREPRINT_PHRASES: Final = (
-    "research square",
-    "working paper",
-    "technical report",
-    "tech report",
-    "tech rep",
-)
-_JOURNAL_WORDS: Final = frozenset(
-    [
-        "journal",
-        "journals",
-        "j",
-        "jour",
-        "transactions",
-        "trans",
-        "letters",
-        "lett",
-        "record",
-        "records",
-        "rec",
-        "review",
-        "reviews",
-        "magazine",
-        "bulletin",
-        "bull",
-        "quarterly",
-        "annals",
-        "acta",
-        "surveys",
-        "zeitschrift",
-        "endowment",
-        "endow",
-        "pvldb",
-    ]
-)
-_MEETING_WORDS: Final = frozenset(
-    [
-        "conference",
-        "conferences",
-        "conf",
-        "symposium",
-        "symposia",
-        "symp",
-        "workshop",
-        "workshops",
-        "congress",
-        "colloquium",
-        "meeting",
-    ]
-)
-# Conferences usually cited by acronym alone ("VLDB 2002", "SIGMOD"): widely known names only.
-_CONFERENCE_NAMES: Final = frozenset(
-    [
-        "vldb",
-        "sigmod",
-        "pods",
-        "icde",
-        "edbt",
-        "icdt",
-        "cikm",
-        "kdd",
-        "sigkdd",
-        "sigir",
-        "wsdm",
-        "icml",
-        "neurips",
-        "nips",
-        "iclr",
-        "aaai",
-        "ijcai",
-        "acl",
-        "emnlp",
-        "naacl",
-        "cvpr",
-        "iccv",
-        "eccv",
-        "sosp",
-        "osdi",
-        "nsdi",
-        "sigcomm",
-        "podc",
-        "stoc",
-        "focs",
-        "soda",
-        "icalp",
-        "popl",
-        "pldi",
-        "oopsla",
-        "icse",
-    ]
-)
-
-
-@lru_cache(maxsize=4096)
-def venue_kind(venue: str | None) -> VenueKind | None:
-    """A journal, conference proceedings or preprint server, when the name says so; else None.
-
-    Preprint servers and report series first (``arXiv``, ``SSRN``, "Research Square", "technical
-    report"); then journal words ("Journal", "J.", "Transactions", "Letters", "Record",
-    "Review", ...) and meeting words ("Conference", "Symposium", "Workshop", ...) or a well-known
-    conference acronym alone ("VLDB", "SIGMOD"; ACM's "Very Large Data Bases"). A name with both
-    journal and meeting words ("J. Phys.: Conference Series") and a bare "Proceedings" (*Proc
-    Natl Acad Sci*, *Mayo Clin Proc*) say nothing.
-
-    >>> venue_kind("The VLDB Journal"), venue_kind("VLDB"), venue_kind("arXiv preprint")
-    (<VenueKind.JOURNAL: 'journal'>, <VenueKind.CONFERENCE: 'conference'>, \
-<VenueKind.PREPRINT: 'preprint'>)
-    >>> venue_kind("Proc Natl Acad Sci USA") is None
-    True
-    """
-    if not venue:
-        return None
-    text = normalize_text(venue)
-    words = set(text.split())
-    padded = f" {text} "
-    if words & _PREPRINT_WORDS or any(f" {p} " in padded for p in _PREPRINT_PHRASES):
-        return VenueKind.PREPRINT
-    journal = bool(words & _JOURNAL_WORDS)
-    meeting = bool(words & _MEETING_WORDS)
-    if journal and meeting:
-        return None
-    if journal:
-        return VenueKind.JOURNAL
-    if meeting or words & _CONFERENCE_NAMES or " very large data bases " in padded:
-        return VenueKind.CONFERENCE
-    return None
