@@ -35,6 +35,7 @@ from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
     VenueKind,
+    _slots,
     compare_authors,
     name_keys,
     notice_kind,
@@ -655,13 +656,13 @@ def _trusted_resolution(
     converters would return them unchanged; skipping them saves most of the construction cost.
     The public constructor still converts and validates.
     """
-    obj = object.__new__(Resolution)
-    setattr_ = object.__setattr__
-    setattr_(obj, "state", state)
-    setattr_(obj, "method", method)
-    setattr_(obj, "target", target)
-    setattr_(obj, "score", score)
-    setattr_(obj, "evidence", evidence)
-    setattr_(obj, "reason", reason)
-    setattr_(obj, "alternatives", alternatives)
-    return obj
+    return _slots(
+        Resolution,
+        state=state,
+        method=method,
+        target=target,
+        score=score,
+        evidence=evidence,
+        reason=reason,
+        alternatives=alternatives,
+    )

@@ -23,15 +23,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 import attrs
-from rapidfuzz import fuzz, process
 
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
 from citeledger.model import Paper
+from citeledger.resolve._titles import TitleTable
 from citeledger.resolve.normalize import (
     normalize_code,
     normalize_text,
@@ -55,6 +54,9 @@ _PAPER_FIELDS: Final = frozenset(a.name for a in attrs.fields(Paper))
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
 _SCAN_BUDGET: Final = 300
+# How the blocking lists combine (:meth:`Catalog._blocking_lists`; the title table's modes).
+_UNION: Final = 0
+_TWO_OF_THREE: Final = 1
 
 
 def locator_key(volume: str | None, first_page: str | None) -> str | None:
@@ -143,8 +145,9 @@ class Catalog:
         # (then the paper: see :meth:`from_records`).
         self._papers: list[Paper | dict[str, Any]] = []
         # Each paper's normalised title with its words sorted: RapidFuzz ``ratio`` on these is
-        # ``token_sort_ratio`` without re-sorting every candidate at query time.
-        self._titles: list[str] = []
+        # ``token_sort_ratio`` without re-sorting every candidate at query time. The table
+        # scores a query's candidates in one call (compiled when the extension is built).
+        self._titles = TitleTable()
         # work key -> one id (the common case) or several; saves a list per paper.
         self._ids: dict[str, int | list[int]] = {}
         self._related: dict[str, int | list[int]] = {}
@@ -426,7 +429,25 @@ class Catalog:
 
     def _blocking(self, title: str, tokens: Iterable[str] | None = None) -> list[int]:
         # blocking_ids() without the sort: candidates are ordered by score and key later.
-        # ``tokens``: title_tokens(title), when the caller has them already.
+        chosen = self._blocking_lists(title, tokens)
+        if chosen is None:
+            return []
+        lists, mode = chosen
+        if mode == _UNION:
+            return list(lists[0]) if len(lists) == 1 else list(set().union(*lists))
+        # Two of the three rarest: pairwise intersections of sets, built in C.
+        a, b = set(lists[0]), set(lists[1])
+        c = lists[2]
+        return list((a & b).union(a.intersection(c), b.intersection(c)))
+
+    def _blocking_lists(
+        self, title: str, tokens: Iterable[str] | None = None
+    ) -> tuple[list[array[int]], int] | None:
+        """The posting lists :meth:`blocking_ids` selects from, and how: union or two of three.
+
+        ``tokens``: ``title_tokens(title)``, when the caller has them already. None when no
+        token of the title is known (or all are too frequent).
+        """
         postings = self._postings
         max_df = self._max_df if self._max_df is not None else max(1000, len(self._papers) // 50)
         # (document frequency, token, postings): tokens are distinct, so the sort never
@@ -437,12 +458,12 @@ class Catalog:
             if arr is not None and len(arr) <= max_df:
                 known.append((len(arr), tok, arr))
         if not known:
-            return []
+            return None
         known.sort()
         chosen = [k[2] for k in known[: self._block_tokens]]
         first = chosen[0]
         if len(chosen) == 1:
-            return list(first)
+            return chosen, _UNION
         if len(first) <= _SCAN_BUDGET:
             scanned = [first]
             total = len(first)
@@ -451,16 +472,10 @@ class Catalog:
                 if total > _SCAN_BUDGET:
                     break
                 scanned.append(arr)
-            if len(scanned) == 1:
-                return list(first)
-            return list(set().union(*scanned))
+            return scanned, _UNION
         if len(chosen) == 2:
-            return list(set(first).union(chosen[1]))
-        # Two of the three rarest: pairwise intersections of sets, built in C (counting the
-        # postings in Python cost about 2.5 times as much; these lists hold up to ``max_df``).
-        a, b = set(first), set(chosen[1])
-        c = chosen[2]
-        return list((a & b).union(a.intersection(c), b.intersection(c)))
+            return chosen, _UNION
+        return chosen[:3], _TWO_OF_THREE
 
     def scored_candidates(
         self,
@@ -470,6 +485,7 @@ class Catalog:
         score_cutoff: float = 50.0,
         ordered: bool = True,
         tokens: Iterable[str] | None = None,
+        window: float = 100.0,
     ) -> list[ScoredCandidate]:
         """Blocking plus RapidFuzz title scoring: ``(similarity, id)`` best first.
 
@@ -479,29 +495,18 @@ class Catalog:
         insertion order. ``ordered=False`` skips that ordering of equal scores (the *set* returned
         is the same) for callers that order candidates themselves, as the resolver does.
         ``tokens`` are the title's :func:`~citeledger.resolve.normalize.title_tokens`, if the
-        caller has computed them already.
+        caller has computed them already. ``window``: candidates scoring more than this below the
+        best are left out too (the resolver's title window).
         """
-        ids = self._blocking(title, tokens)
-        if not ids:
+        chosen = self._blocking_lists(title, tokens)
+        if chosen is None:
             return []
         titles = self._titles
         query = " ".join(sorted(title.split()))
-        # itemgetter gathers the candidate titles in C (a list comprehension costs more than the
-        # RapidFuzz scoring itself on long candidate lists).
-        choices = (titles[ids[0]],) if len(ids) == 1 else itemgetter(*ids)(titles)
-        hits = process.extract(
-            query,
-            choices,
-            scorer=fuzz.ratio,
-            processor=None,
-            score_cutoff=score_cutoff,
-            limit=None,
-        )
-        # extract() returns the hits best first (ties in index order), scores as floats.
-        scored = [(score, ids[idx]) for _, score, idx in hits]
-        if len(scored) > limit > 0:
-            floor = scored[limit - 1][0]
-            scored = [s for s in scored if s[0] >= floor]
+        # Gathering, scoring and the limit rule in one call of the title table: the same hits,
+        # scores and ``limit`` rule as RapidFuzz ``process.extract`` over the candidates' titles
+        # (a test checks both implementations against it).
+        scored = titles.top(query, chosen[0], chosen[1], limit, score_cutoff, window)
         if not ordered:
             return scored
         # Equal scores are ordered by the papers' keys and titles, then (rarely needed) their

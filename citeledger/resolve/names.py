@@ -131,6 +131,15 @@ def _name_key_of(family_raw: str | None, given_raw: str | None, raw: str | None)
                 tokens=given_part[1] | family_tokens,
                 given=given_part[2],
             )
+    return _name_key_general(family_raw, given_raw, raw)
+
+
+def _name_key_general(
+    family_raw: str | None, given_raw: str | None, raw: str | None
+) -> NameKey | None:
+    # The rule for every name: display names without parts, placeholders and group authors
+    # included (``_name_key_of`` builds the common case from cached parts, identically: a
+    # property test compares the two).
     given = normalize_text(given_raw) if given_raw else ""
     if family_raw:
         family_text = normalize_text(family_raw)

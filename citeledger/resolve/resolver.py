@@ -183,7 +183,11 @@ class Resolver:
         for provider in self.providers:
             if isinstance(provider, Catalog):
                 hits = provider.scored_candidates(
-                    feats.title, limit=limit, ordered=False, tokens=feats.tokens
+                    feats.title,
+                    limit=limit,
+                    ordered=False,
+                    tokens=feats.tokens,
+                    window=_TITLE_WINDOW,
                 )
                 # The title similarity is at least this word-order-free one, and plain ``ratio``
                 # does not beat it by tens of points, so candidates this far behind the best do
@@ -455,15 +459,8 @@ class Resolver:
                 ok, reason, best, runner = locator_decision(feats, self._locate(feats))
                 prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
                 if ok and best is not None:
-                    comp = best.comparison
-                    return _trusted_resolution(
-                        state=ResolutionState.VERIFIED_FUZZY,
-                        method=Method.JOURNAL_VOLUME_PAGE,
-                        target=best.paper,
-                        score=_agreement_score(comp),
-                        evidence=(*evidence, *comp.evidence),
-                        reason=prefix + reason,
-                        alternatives=(),
+                    return _verified(
+                        Method.JOURNAL_VOLUME_PAGE, best, evidence, prefix + reason, None
                     )
                 # A structured reference without a title was looked up and not found. A string
                 # in which the parser found no title may have been misread (a title taken for
@@ -518,16 +515,14 @@ class Resolver:
                 )
             )
             prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
-            return _trusted_resolution(
-                state=ResolutionState.VERIFIED_FUZZY,
-                method=Method.FUZZY_TITLE,
-                target=best.paper,
-                score=_agreement_score(comp),
-                evidence=(*evidence, *comp.evidence),
-                reason=f"{prefix}title similarity {comp.title or 0.0:.1f} with "
+            return _verified(
+                Method.FUZZY_TITLE,
+                best,
+                evidence,
+                f"{prefix}title similarity {comp.title or 0.0:.1f} with "
                 f"{comp.corroborations} corroborating field(s); {lead}"
                 + (f"; {reason}" if reason else ""),
-                alternatives=() if runner is None else (runner.paper,),
+                runner,
             )
         if ref.identifiers:
             reason = f"{not_found} not in catalog; {reason}"
@@ -641,6 +636,21 @@ def _reference_from_paper(paper: Paper) -> Reference:
         setattr_(obj, name, getattr(paper, name))
     setattr_(obj, "identifiers", paper.identifiers)
     return obj
+
+
+def _verified(
+    method: Method, best: _Scored, evidence: list[Evidence], reason: str, runner: _Scored | None
+) -> Resolution:
+    # A VERIFIED_FUZZY result for ``best``, naming the runner-up (if any) as the alternative.
+    return _trusted_resolution(
+        state=ResolutionState.VERIFIED_FUZZY,
+        method=method,
+        target=best.paper,
+        score=_agreement_score(best.comparison),
+        evidence=(*evidence, *best.comparison.evidence),
+        reason=reason,
+        alternatives=() if runner is None else (runner.paper,),
+    )
 
 
 def verify(

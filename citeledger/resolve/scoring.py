@@ -14,7 +14,7 @@ raising a threshold can only change decisions, never the scores they are made on
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from attrs import Factory, field, frozen
 from rapidfuzz import fuzz, process
@@ -69,32 +69,25 @@ __all__ = [
     "without_session_label",
 ]
 
+_T = TypeVar("_T")
+
+
+def _weights(agree: float, partial: float, disagree: float) -> dict[Agreement, float]:
+    # How one field's agreement moves the ranking score (MISSING moves nothing).
+    return {
+        Agreement.AGREE: agree,
+        Agreement.PARTIAL: partial,
+        Agreement.DISAGREE: disagree,
+        Agreement.MISSING: 0.0,
+    }
+
+
 #: How each field's agreement moves a candidate's ranking score (title similarity plus these).
 #: Disagreements weigh more than agreements: one wrong year says more than one right one.
-AUTHOR_WEIGHTS: Final = {
-    Agreement.AGREE: 6.0,
-    Agreement.PARTIAL: 3.0,
-    Agreement.DISAGREE: -20.0,
-    Agreement.MISSING: 0.0,
-}
-_YEAR_WEIGHTS: Final = {
-    Agreement.AGREE: 4.0,
-    Agreement.PARTIAL: 1.0,
-    Agreement.DISAGREE: -20.0,
-    Agreement.MISSING: 0.0,
-}
-_EXACT_FIELD_WEIGHTS: Final = {
-    Agreement.AGREE: 2.0,
-    Agreement.PARTIAL: 0.0,
-    Agreement.DISAGREE: -4.0,
-    Agreement.MISSING: 0.0,
-}
-_VENUE_WEIGHTS: Final = {
-    Agreement.AGREE: 1.0,
-    Agreement.PARTIAL: 0.0,
-    Agreement.DISAGREE: 0.0,
-    Agreement.MISSING: 0.0,
-}
+AUTHOR_WEIGHTS: Final = _weights(6.0, 3.0, -20.0)
+_YEAR_WEIGHTS: Final = _weights(4.0, 1.0, -20.0)
+_EXACT_FIELD_WEIGHTS: Final = _weights(2.0, 0.0, -4.0)
+_VENUE_WEIGHTS: Final = _weights(1.0, 0.0, 0.0)
 
 
 class AuthorIndex(NamedTuple):
@@ -408,14 +401,20 @@ def _trusted_evidence(
     way unpickling does, setting the slots directly) saves most of the construction cost. The
     public constructor still converts and validates everything else.
     """
-    obj = object.__new__(Evidence)
-    setattr_ = object.__setattr__
-    setattr_(obj, "field", field)
-    setattr_(obj, "agreement", agreement)
-    setattr_(obj, "score", score)
-    setattr_(obj, "left", left)
-    setattr_(obj, "right", right)
-    setattr_(obj, "note", note)
+    return _slots(
+        Evidence, field=field, agreement=agreement, score=score, left=left, right=right, note=note
+    )
+
+
+def _slots(cls: type[_T], **values: object) -> _T:
+    """An instance of the slotted attrs class ``cls`` with ``values`` set, no converter run.
+
+    For values the resolver built already typed (see :func:`_trusted_evidence`); unpickling
+    sets the slots the same way.
+    """
+    obj = object.__new__(cls)
+    for name, value in values.items():
+        object.__setattr__(obj, name, value)
     return obj
 
 

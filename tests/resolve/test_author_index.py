@@ -15,7 +15,6 @@ import citeledger as cl
 from citeledger.model import Agreement
 from citeledger.resolve import names
 from citeledger.resolve.names import family_names_agree as _same_person
-from citeledger.resolve.normalize import STOPWORDS, normalize_text
 from citeledger.resolve.scoring import (
     NameKey,
     author_index,
@@ -106,36 +105,6 @@ def test_fuzzy_family_names_are_found_through_the_batch() -> None:
     )
 
 
-def _key_the_long_way(family: str, given: str | None) -> NameKey | None:
-    # NameKey of a family and given names as the rule states it, without the cached parts.
-    given_text = normalize_text(given) if given else ""
-    family_text = normalize_text(family)
-    given_words = given_text.split()
-    raw = [*given_words, *family_text.split()]
-    key = family_text.replace(" ", "")
-    if not key or " ".join(raw) in names._PLACEHOLDER_NAMES:
-        return None
-    if key in names._GROUP_WORDS:
-        words = [t for t in raw if t not in names._GROUP_WORDS and t not in STOPWORDS]
-        if words:
-            return NameKey(
-                family="".join(words), initial="", tokens=frozenset(words), given=tuple(words)
-            )
-    if (
-        given
-        and given.isupper()
-        and "-" not in given
-        and len(given.replace(".", "").replace(" ", "")) <= 4
-    ):
-        given_words = list(given_text.replace(" ", ""))
-    return NameKey(
-        family=key,
-        initial=given_text[:1],
-        tokens=frozenset(t for t in raw if len(t) > 1),
-        given=tuple(given_words),
-    )
-
-
 _NAME_PARTS = st.one_of(
     st.sampled_from(
         [
@@ -166,4 +135,6 @@ _NAME_PARTS = st.one_of(
 def test_name_keys_from_cached_parts_equal_the_rule(family: str, given: str | None) -> None:
     if not family:
         return
-    assert names._name_key_of.__wrapped__(family, given, None) == _key_the_long_way(family, given)
+    assert names._name_key_of.__wrapped__(family, given, None) == names._name_key_general(
+        family, given, None
+    )
