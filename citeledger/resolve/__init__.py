@@ -6,6 +6,6 @@
 from __future__ import annotations
 
 from citeledger.resolve.catalog import CandidateProvider, Catalog
-from citeledger.resolve.resolver import Resolver, ResolverConfig, verify
+from citeledger.resolve.resolver import Resolver, ResolverConfig, verify, verify_many
 
-__all__ = ["CandidateProvider", "Catalog", "Resolver", "ResolverConfig", "verify"]
+__all__ = ["CandidateProvider", "Catalog", "Resolver", "ResolverConfig", "verify", "verify_many"]

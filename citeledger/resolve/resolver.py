@@ -90,7 +90,7 @@ from citeledger.resolve.scoring import (
     title_similarity,
 )
 
-__all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify"]
+__all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify", "verify_many"]
 
 #: ``progress(done, total)``, called as batches finish.
 ProgressCallback = Callable[[int, int], object]
@@ -686,6 +686,47 @@ def verify(
 
 
 _DEFAULT_CONFIG: Final = ResolverConfig()
+
+
+def verify_many(
+    pairs: Iterable[tuple[Reference | Paper, Paper]], *, config: ResolverConfig | None = None
+) -> list[Resolution]:
+    """:func:`verify` for many pairs, in order: ``[verify(a, b) for a, b in pairs]``.
+
+    One resolver serves every pair (only its one-paper provider changes), so a pair costs its
+    comparison and decision only. A pair that is not ``(reference or paper, paper)`` gets a
+    ``PARSE_UNCERTAIN`` result saying what it was; every other pair is verified as usual.
+
+    >>> import citeledger as cl
+    >>> from citeledger.resolve.resolver import verify_many
+    >>> a = cl.Paper(title="Local cloning of entangled qubits", year=2007)
+    >>> [r.state.value for r in verify_many([(a, a), (a, "not a paper")])]
+    ['verified_fuzzy', 'parse_uncertain']
+
+    Raises:
+        ModelError: ``pairs`` is a string or not iterable.
+
+    .. versionadded:: 0.2.0
+    """
+    given: object = pairs  # checked as what a caller may really pass
+    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+        raise ModelError(f"verify_many takes an iterable of pairs, not a {type(given).__name__}")
+    resolver = Resolver(config=config if config is not None else _DEFAULT_CONFIG)
+    out: list[Resolution] = []
+    for position, item in enumerate(given):
+        pair: object = item
+        if not (
+            isinstance(pair, tuple)
+            and len(pair) == 2
+            and isinstance(pair[0], Reference | Paper)
+            and isinstance(pair[1], Paper)
+        ):
+            out.append(_bad_item(position, pair))
+            continue
+        ref, paper = pair
+        resolver.providers = (_OnePaper(paper),)
+        out.append(resolver.resolve(ref))
+    return out
 
 
 class _OnePaper:

@@ -16,6 +16,7 @@ import citeledger as cl
 from citeledger.resolve import _rules as resolver_module
 from citeledger.resolve._rules import _order, _Scored, _tie_key
 from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.resolver import verify_many
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
@@ -202,3 +203,27 @@ def test_from_records_refuses_what_paper_refuses() -> None:
         cl.Catalog.from_records([{"title": "a"}, {"title": "a b c", "identifiers": ["nonsense"]}])
     with pytest.raises(cl.ModelError, match="not a dict"):
         cl.Catalog.from_records({"title": "a b c"})  # type: ignore[dict-item]
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_verify_many_equals_verify_pair_by_pair(data: st.DataObject) -> None:
+    papers = data.draw(st.lists(_paper(), min_size=1, max_size=6))
+    pairs = [
+        (data.draw(st.sampled_from(papers)), data.draw(st.sampled_from(papers)))
+        for _ in range(data.draw(st.integers(0, 8)))
+    ]
+    assert verify_many(pairs) == [cl.verify(a, b) for a, b in pairs]
+
+
+def test_verify_many_keeps_every_good_pair_around_a_bad_one() -> None:
+    a = cl.Paper(title="Local cloning of entangled qubits", authors=["S. K. Choudhary"], year=2007)
+    got = verify_many([(a, a), (a, "not a paper"), "no pair", (a, a)])  # type: ignore[list-item]
+    assert [r.state for r in got] == [
+        cl.ResolutionState.VERIFIED_FUZZY,
+        cl.ResolutionState.PARSE_UNCERTAIN,
+        cl.ResolutionState.PARSE_UNCERTAIN,
+        cl.ResolutionState.VERIFIED_FUZZY,
+    ]
+    assert "item 1 is a tuple" in got[1].reason
+    assert got[0] == cl.verify(a, a)
