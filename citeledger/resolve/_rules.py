@@ -49,6 +49,7 @@ from citeledger.resolve.scoring import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from citeledger.model._observation import _Deferred
     from citeledger.resolve._config import ResolverConfig
 
 # Two catalog records whose titles are at least this similar (and long, with no substituted word)
@@ -646,15 +647,16 @@ def _trusted_resolution(
     method: Method | None,
     target: Paper | None = None,
     score: float = 0.0,
-    evidence: tuple[Evidence, ...],
-    reason: str,
+    evidence: tuple[Evidence, ...] | _Deferred,
+    reason: str | _Deferred,
     alternatives: tuple[Paper, ...],
 ) -> Resolution:
     """``Resolution(...)`` for values the resolver built already typed.
 
     The state and method are enums, the score a float clamped to 0-100, the rest tuples, so the
     converters would return them unchanged; skipping them saves most of the construction cost.
-    The public constructor still converts and validates.
+    The public constructor still converts and validates. ``evidence`` and ``reason`` may be
+    :class:`~citeledger.model._observation._Deferred`: made when first read.
     """
     return _slots(
         Resolution,

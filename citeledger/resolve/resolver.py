@@ -48,6 +48,7 @@ from citeledger.model import (
     Resolution,
     ResolutionState,  # the model's own validator
 )
+from citeledger.model._observation import _Deferred
 from citeledger.resolve._batch import (
     _MIN_BATCH,
     _asked,
@@ -387,12 +388,9 @@ class Resolver:
                     method=Method.for_scheme(ident.scheme),
                     target=chosen.paper,
                     score=_agreement_score(comp, identifier=True),
-                    evidence=(
-                        *evidence,
-                        _ident_evidence(ident, chosen.paper, note),
-                        *comp.evidence,
-                    ),
-                    reason=f"{ident} {note}{told}; metadata agree",
+                    # Rendered when read (most results of a batch are read for state and target).
+                    evidence=_exact_evidence(evidence, ident, chosen, note),
+                    reason=_Deferred(partial(_exact_reason, ident, note, told)),
                     alternatives=tuple(s.paper for s in agreeing[1:]),
                 )
             if mismatch is None:
@@ -506,22 +504,12 @@ class Resolver:
         candidates = self._candidates(feats, ref)
         ok, reason, best, runner = fuzzy_decision(self.config, feats, ref, candidates)
         if ok and best is not None:
-            comp = best.comparison
-            lead = (
-                "no other candidate"
-                if runner is None
-                else (
-                    f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
-                )
-            )
             prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
             return _verified(
                 Method.FUZZY_TITLE,
                 best,
                 evidence,
-                f"{prefix}title similarity {comp.title or 0.0:.1f} with "
-                f"{comp.corroborations} corroborating field(s); {lead}"
-                + (f"; {reason}" if reason else ""),
+                _fuzzy_reason(prefix, best, runner, reason),
                 runner,
             )
         if ref.identifiers:
@@ -639,18 +627,59 @@ def _reference_from_paper(paper: Paper) -> Reference:
 
 
 def _verified(
-    method: Method, best: _Scored, evidence: list[Evidence], reason: str, runner: _Scored | None
+    method: Method,
+    best: _Scored,
+    evidence: list[Evidence],
+    reason: str | Callable[[], str],
+    runner: _Scored | None,
 ) -> Resolution:
-    # A VERIFIED_FUZZY result for ``best``, naming the runner-up (if any) as the alternative.
+    # A VERIFIED_FUZZY result for ``best``, naming the runner-up (if any) as the alternative;
+    # its evidence (and a reason given as a function) rendered when read.
+    kept = tuple(evidence)
+    comp = best.comparison
     return _trusted_resolution(
         state=ResolutionState.VERIFIED_FUZZY,
         method=method,
         target=best.paper,
-        score=_agreement_score(best.comparison),
-        evidence=(*evidence, *best.comparison.evidence),
-        reason=reason,
+        score=_agreement_score(comp),
+        evidence=_Deferred(lambda: (*kept, *comp.evidence)),
+        reason=reason if isinstance(reason, str) else _Deferred(reason),
         alternatives=() if runner is None else (runner.paper,),
     )
+
+
+def _exact_evidence(
+    evidence: list[Evidence], ident: Identifier, chosen: _Scored, note: str
+) -> _Deferred:
+    # The identifier route's evidence, rendered when read.
+    kept = tuple(evidence)
+    return _Deferred(
+        lambda: (*kept, _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
+    )
+
+
+def _exact_reason(ident: Identifier, note: str, told: str) -> str:
+    return f"{ident} {note}{told}; metadata agree"
+
+
+def _fuzzy_reason(
+    prefix: str, best: _Scored, runner: _Scored | None, reason: str
+) -> Callable[[], str]:
+    # The reason of a verified fuzzy match, formatted when read.
+    def text() -> str:
+        comp = best.comparison
+        lead = (
+            "no other candidate"
+            if runner is None
+            else f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
+        )
+        return (
+            f"{prefix}title similarity {comp.title or 0.0:.1f} with "
+            f"{comp.corroborations} corroborating field(s); {lead}"
+            + (f"; {reason}" if reason else "")
+        )
+
+    return text
 
 
 def verify(
