@@ -500,6 +500,58 @@ DEFINE_LCS_U8(4)
         return lcs + POPCOUNT64(~S[words - 1] & p->lastmask);                                  \
     } while (0)
 
+
+/* Two Latin-1 titles against the query at once (their dependency chains interleave), each
+ * exactly as lcs_u8_N: the common prefix of positions jointly, then the longer one's tail. */
+#define LCS_STEP(S, ROW)                                                                       \
+    do {                                                                                       \
+        uint64_t carry_ = 0;                                                                   \
+        for (int w = 0; w < N_; w++) {                                                         \
+            uint64_t Sw = S[w];                                                                \
+            uint64_t u = Sw & (ROW)[w];                                                        \
+            uint64_t t = Sw + carry_;                                                          \
+            uint64_t c1 = t < carry_;                                                          \
+            uint64_t x = t + u;                                                                \
+            carry_ = c1 | (x < u);                                                             \
+            S[w] = x | (Sw - u);                                                               \
+        }                                                                                      \
+    } while (0)
+
+#define DEFINE_LCS_PAIR_U8(N)                                                                  \
+    static void lcs_pair_u8_##N(const Pattern *p, const uint8_t *a, Py_ssize_t la,            \
+                                const uint8_t *b, Py_ssize_t lb, Py_ssize_t *ra,              \
+                                Py_ssize_t *rb)                                                \
+    {                                                                                          \
+        enum { N_ = N };                                                                       \
+        uint64_t A[N], B[N];                                                                   \
+        for (int w = 0; w < N; w++) {                                                          \
+            A[w] = B[w] = ~(uint64_t)0;                                                        \
+        }                                                                                      \
+        Py_ssize_t common = la < lb ? la : lb, i = 0;                                          \
+        for (; i < common; i++) {                                                              \
+            LCS_STEP(A, p->latin + (size_t)a[i] * N);                                          \
+            LCS_STEP(B, p->latin + (size_t)b[i] * N);                                          \
+        }                                                                                      \
+        for (Py_ssize_t k = i; k < la; k++) {                                                  \
+            LCS_STEP(A, p->latin + (size_t)a[k] * N);                                          \
+        }                                                                                      \
+        for (Py_ssize_t k = i; k < lb; k++) {                                                  \
+            LCS_STEP(B, p->latin + (size_t)b[k] * N);                                          \
+        }                                                                                      \
+        Py_ssize_t x = 0, y = 0;                                                               \
+        for (int w = 0; w < N - 1; w++) {                                                      \
+            x += POPCOUNT64(~A[w]);                                                            \
+            y += POPCOUNT64(~B[w]);                                                            \
+        }                                                                                      \
+        *ra = x + POPCOUNT64(~A[N - 1] & p->lastmask);                                         \
+        *rb = y + POPCOUNT64(~B[N - 1] & p->lastmask);                                         \
+    }
+
+DEFINE_LCS_PAIR_U8(1)
+DEFINE_LCS_PAIR_U8(2)
+DEFINE_LCS_PAIR_U8(3)
+DEFINE_LCS_PAIR_U8(4)
+
 /* Length of the longest common subsequence of the query and one title. */
 static Py_ssize_t
 lcs_length(Pattern *p, int kind, const void *data, Py_ssize_t len)
@@ -678,6 +730,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     double *heap = NULL;
     Py_ssize_t *bucket_start = NULL;
     uint32_t *by_len = NULL;
+    double *obound = NULL;
     Py_ssize_t got = 0, total = 0;
     Pattern pat;
     int pat_ready = 0;
@@ -754,8 +807,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     bucket_start = PyMem_Calloc((size_t)span + 1, sizeof(Py_ssize_t));
     by_len = PyMem_Malloc(sizeof(uint32_t) * (size_t)ncand);
     hits = PyMem_Malloc(sizeof(Hit) * (size_t)ncand);
+    obound = PyMem_Malloc(sizeof(double) * (size_t)ncand);
     heap = PyMem_Malloc(sizeof(double) * (size_t)(limit > 0 && limit < ncand ? limit : ncand));
-    if (!bucket_start || !by_len || !hits || !heap) {
+    if (!bucket_start || !by_len || !hits || !heap || !obound) {
         PyErr_NoMemory();
         goto done;
     }
@@ -775,7 +829,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     Py_ssize_t heap_size = 0, nhits = 0;
     double best = 0.0;
     int have_best = 0;
-    /* down: lengths lo..min(lq, hi) walked downwards; up: lengths > lq walked upwards */
+    /* the candidates in descending order of their length bound: merge the lengths <= lq
+     * walked downwards (bound falling) with the lengths > lq walked upwards (falling too) */
+    Py_ssize_t norder = 0;
     Py_ssize_t down = (lq < hi ? lq : hi), up = (lq + 1 > lo ? lq + 1 : lo);
     for (;;) {
         while (down >= lo && (down - lo == 0 ? bucket_start[0] : bucket_start[down - lo] -
@@ -802,6 +858,31 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             lb = up++;
             bound = bu;
         }
+        Py_ssize_t b = lb - lo;
+        for (Py_ssize_t j = b ? bucket_start[b - 1] : 0; j < bucket_start[b]; j++) {
+            cand[norder] = by_len[j];
+            obound[norder++] = bound;
+        }
+    }
+    /* score them until the bound falls below the running threshold; two Latin-1 candidates
+     * at a time where the query fits in four words (independent dependency chains) */
+#define RECORD(S, ID)                                                                          \
+    do {                                                                                       \
+        double s_ = (S);                                                                       \
+        if (s_ >= cut) {                                                                       \
+            hits[nhits].score = s_;                                                            \
+            hits[nhits].id = (ID);                                                             \
+            nhits++;                                                                           \
+            if (heap_cap) {                                                                    \
+                heap_push(heap, &heap_size, heap_cap, s_);                                     \
+            }                                                                                  \
+            if (!have_best || s_ > best) {                                                     \
+                best = s_;                                                                     \
+                have_best = 1;                                                                 \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+    for (Py_ssize_t j = 0; j < norder;) {
         double thr = cut;
         if (heap_cap && heap_size == heap_cap && heap[0] > thr) {
             thr = heap[0];
@@ -809,43 +890,42 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         if (have_best && best - window > thr) {
             thr = best - window;
         }
-        if (bound < thr) {
-            break; /* every remaining length bound is at most this one */
+        if (obound[j] < thr) {
+            break; /* every remaining bound is at most this one */
         }
-        Py_ssize_t b = lb - lo;
-        Py_ssize_t start = b ? bucket_start[b - 1] : 0, end = bucket_start[b];
-        for (Py_ssize_t j = start; j < end; j++) {
-            uint32_t id = by_len[j];
-            int kind = self->kinds[id];
-            const void *data = self->buf + self->offsets[id];
-            if (j > start) { /* the threshold may have risen above this length's bound */
-                thr = cut;
-                if (heap_cap && heap_size == heap_cap && heap[0] > thr) {
-                    thr = heap[0];
-                }
-                if (have_best && best - window > thr) {
-                    thr = best - window;
-                }
-                if (bound < thr) {
-                    break;
-                }
+        uint32_t id = cand[j];
+        Py_ssize_t la = title_len(self, id);
+        if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && self->kinds[id] == 1 &&
+            self->kinds[cand[j + 1]] == 1) {
+            /* scoring one more candidate than needed is harmless: hits are filtered at the end */
+            uint32_t id2 = cand[j + 1];
+            Py_ssize_t lb2 = title_len(self, id2), lcs1, lcs2;
+            const uint8_t *s1 = (const uint8_t *)self->buf + self->offsets[id];
+            const uint8_t *s2 = (const uint8_t *)self->buf + self->offsets[id2];
+            switch (pat.words) {
+            case 1:
+                lcs_pair_u8_1(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                break;
+            case 2:
+                lcs_pair_u8_2(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                break;
+            case 3:
+                lcs_pair_u8_3(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                break;
+            default:
+                lcs_pair_u8_4(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                break;
             }
-            double s = ratio_of(lq, lb, lcs_length(&pat, kind, data, lb));
-            if (!(s >= cut)) {
-                continue;
-            }
-            hits[nhits].score = s;
-            hits[nhits].id = id;
-            nhits++;
-            if (heap_cap) {
-                heap_push(heap, &heap_size, heap_cap, s);
-            }
-            if (!have_best || s > best) {
-                best = s;
-                have_best = 1;
-            }
+            RECORD(ratio_of(lq, la, lcs1), id);
+            RECORD(ratio_of(lq, lb2, lcs2), id2);
+            j += 2;
+            continue;
         }
+        RECORD(ratio_of(lq, la, lcs_length(&pat, self->kinds[id], self->buf + self->offsets[id], la)),
+               id);
+        j++;
     }
+#undef RECORD
     qsort(hits, (size_t)nhits, sizeof(Hit), hit_cmp);
     Py_ssize_t keep = nhits;
     if (nhits > limit && limit > 0) {
@@ -886,6 +966,7 @@ done:
     PyMem_Free(heap);
     PyMem_Free(bucket_start);
     PyMem_Free(by_len);
+    PyMem_Free(obound);
     Py_DECREF(seq);
     return result;
 }
