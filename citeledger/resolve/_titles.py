@@ -123,13 +123,16 @@ class PyTitleTable:
             score_cutoff=cutoff,
             limit=None,
         )
-        scored = sorted(((score, order[idx]) for _, score, idx in hits), key=_best_first)
+        # extract() returns the hits best first, so the two floors are read off its order and
+        # only the few hits kept are sorted (ties by id)
+        scored = [(score, order[idx]) for _, score, idx in hits]
         if len(scored) > limit > 0:
             floor = scored[limit - 1][0]
             scored = [s for s in scored if s[0] >= floor]
         if scored:
             floor = scored[0][0] - window
             scored = [s for s in scored if s[0] >= floor]
+        scored.sort(key=_best_first)
         return scored
 
 
