@@ -19,7 +19,7 @@ try:
     release = _dist_version("citeledger")
 except PackageNotFoundError:  # building from a tree that is not installed
     release = "0.0.0+unknown"
-# The sidebar shows "0.1 (dev)", not a 40-character hatch-vcs version with a commit and date.
+# The sidebar shows "0.1 (dev)", not a 40-character setuptools-scm version with a commit and date.
 _short = re.match(r"\d+\.\d+", release)
 version = (_short.group() if _short else release) + (" (dev)" if "dev" in release else "")
 

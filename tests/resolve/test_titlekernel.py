@@ -1,0 +1,230 @@
+"""The title table: the compiled kernel against the pure-Python table against a naive reference."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import subprocess
+import sys
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
+
+from citeledger.resolve import _titles
+from citeledger.resolve._titles import PyTitleTable
+from citeledger.resolve.normalize import normalize_title
+from tests.conftest import MATCHING, requires_shared
+
+CTable = _titles._compiled
+needs_compiled = pytest.mark.skipif(
+    CTable is None, reason="the C title kernel is not built (no compiler at install time)"
+)
+IMPLEMENTATIONS: list[Any] = [PyTitleTable] + ([CTable] if CTable is not None else [])
+
+Top = list[tuple[float, int]]
+
+
+def _table(cls: Any, titles: Sequence[str]) -> Any:
+    table = cls()
+    for title in titles:
+        table.append(title)
+    return table
+
+
+def _reference_top(
+    titles: Sequence[str],
+    query: str,
+    lists: Sequence[Sequence[int]],
+    mode: int,
+    limit: int,
+    cutoff: float,
+    window: float,
+) -> Top:
+    """Today's catalog semantics, written out naively: extract, then the limit and window rule."""
+    counts = Counter(i for ids in lists for i in ids)
+    need = 1 if mode == 0 else 2
+    candidates = {i: titles[i] for i, n in counts.items() if n >= need}
+    hits = process.extract(
+        query, candidates, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff, limit=None
+    )
+    ranked = sorted(((score, key) for _, score, key in hits), key=lambda h: (-h[0], h[1]))
+    if limit > 0 and len(ranked) > limit:
+        kth = ranked[limit - 1][0]
+        ranked = [h for h in ranked if h[0] >= kth]
+    if ranked:
+        best = ranked[0][0]
+        ranked = [h for h in ranked if h[0] >= best - window]
+    return ranked
+
+
+# Titles from small alphabets score in every range (and tie often); the wide ones cover Latin-1,
+# the BMP beyond it, astral characters and lone surrogates, which Python strings may hold.
+_ALPHABETS = ["ab ", "abcde fgh", "aé€𝄞 b\ud800", "the of deep learning model"]
+
+
+@st.composite
+def _problems(draw: st.DrawFn) -> tuple[list[str], str, list[array[int]], int, int, float, float]:
+    alphabet = draw(st.sampled_from(_ALPHABETS))
+    text = st.text(alphabet=alphabet, max_size=draw(st.sampled_from([8, 70, 200])))
+    titles = draw(st.lists(text | st.text(max_size=30), min_size=1, max_size=40))
+    query = draw(text | st.sampled_from(titles))
+    mode = draw(st.sampled_from([0, 1]))
+    ids = st.lists(st.integers(0, len(titles) - 1), unique=True)
+    lists = draw(st.lists(ids, min_size=3, max_size=3) if mode else st.lists(ids, max_size=4))
+    limit = draw(st.integers(-1, 12))
+    cutoff = draw(st.sampled_from([0.0, 50.0, 50, 66.66666666666667]) | st.floats(0, 100))
+    window = draw(st.sampled_from([0.0, 30.0, math.inf]) | st.floats(0, 100))
+    return titles, query, [array("I", x) for x in lists], mode, limit, cutoff, window
+
+
+@given(_problems())
+@settings(max_examples=300)
+def test_python_table_is_todays_extract_rule(
+    problem: tuple[list[str], str, list[array[int]], int, int, float, float],
+) -> None:
+    titles, query, lists, mode, limit, cutoff, window = problem
+    table = _table(PyTitleTable, titles)
+    assert table.top(query, lists, mode, limit, cutoff, window) == _reference_top(
+        titles, query, lists, mode, limit, cutoff, window
+    )
+
+
+@needs_compiled
+@given(_problems())
+@settings(max_examples=500)
+def test_compiled_table_equals_python_table(
+    problem: tuple[list[str], str, list[array[int]], int, int, float, float],
+) -> None:
+    titles, query, lists, mode, limit, cutoff, window = problem
+    compiled, python = _table(CTable, titles), _table(PyTitleTable, titles)
+    got = compiled.top(query, lists, mode, limit, cutoff, window)
+    want = python.top(query, lists, mode, limit, cutoff, window)
+    assert got == want
+    # bit-identical scores, not merely equal after rounding
+    assert [s.hex() for s, _ in got] == [s.hex() for s, _ in want]
+    assert [compiled[i] for i in range(len(titles))] == titles
+
+
+@pytest.mark.parametrize("cls", IMPLEMENTATIONS)
+def test_scores_are_fuzz_ratio_at_word_boundaries(cls: Any) -> None:
+    # lengths around the 64-bit words of the bit-parallel LCS, empty and equal strings
+    pieces = ["", "a", "ab c", "x" * 63, "x" * 64, "x" * 65, "xy" * 64, "xy" * 64 + "z", "é" * 130]
+    pieces += ["€" + "x" * 70, "𝄞" * 129, "ab" * 100, "ba" * 100 + "é"]
+    table = _table(cls, pieces)
+    everything = [array("I", range(len(pieces)))]
+    for query in [*pieces, "xyz" * 50, "𝄞x" * 40]:
+        got = {i: s for s, i in table.top(query, everything, 0, 0, 0.0, math.inf)}
+        assert got == {i: fuzz.ratio(query, t) for i, t in enumerate(pieces)}
+
+
+@pytest.mark.parametrize("cls", IMPLEMENTATIONS)
+def test_ties_at_the_limit_are_kept_and_ordered_by_id(cls: Any) -> None:
+    table = _table(cls, ["abcd", "abce", "abcf", "abcd", "zzzz"])
+    ids = [array("I", [4, 3, 2, 1, 0])]
+    assert table.top("abcd", ids, 0, 2, 50.0, 100.0) == [
+        (100.0, 0),
+        (100.0, 3),
+    ]
+    assert table.top("abcd", ids, 0, 3, 50.0, 100.0) == [
+        (100.0, 0),
+        (100.0, 3),
+        (75.0, 1),
+        (75.0, 2),
+    ]
+    assert table.top("abcd", ids, 0, 3, 50.0, 10.0) == [(100.0, 0), (100.0, 3)]
+
+
+@pytest.mark.parametrize("cls", IMPLEMENTATIONS)
+def test_two_of_three_lists(cls: Any) -> None:
+    table = _table(cls, ["same"] * 6)
+    lists = [array("I", [0, 1, 2]), array("I", [1, 3]), array("I", [2, 3, 4])]
+    assert [i for _, i in table.top("same", lists, 1, 10, 50.0, 30.0)] == [1, 2, 3]
+    assert [i for _, i in table.top("same", lists, 0, 10, 50.0, 30.0)] == [0, 1, 2, 3, 4]
+    assert table.top("same", [], 0, 10, 50.0, 30.0) == []
+
+
+@pytest.mark.parametrize("cls", IMPLEMENTATIONS)
+def test_bad_arguments(cls: Any) -> None:
+    table = _table(cls, ["a", "b"])
+    with pytest.raises(ValueError, match="mode"):
+        table.top("a", [array("I", [0])], 2, 10, 50.0, 30.0)
+    with pytest.raises(ValueError, match="three"):
+        table.top("a", [array("I", [0]), array("I", [1])], 1, 10, 50.0, 30.0)
+    with pytest.raises(IndexError):
+        table.top("a", [array("I", [0, 2])], 0, 10, 50.0, 30.0)
+    with pytest.raises(TypeError):
+        table.append(b"bytes")
+    assert len(table) == 2
+    assert table[-1] == "b"
+    with pytest.raises(IndexError):
+        table[2]
+
+
+@pytest.mark.parametrize("cls", IMPLEMENTATIONS)
+def test_pickle_round_trip_keeps_the_implementation(cls: Any) -> None:
+    titles = ["", "attention all is need you", "é€𝄞\ud800 mixed", "x" * 300]
+    table = _table(cls, titles)
+    again = pickle.loads(pickle.dumps(table))
+    assert type(again) is cls
+    assert [again[i] for i in range(len(again))] == titles
+    everything = [array("I", range(len(titles)))]
+    assert again.top(titles[1], everything, 0, 10, 0.0, 100.0) == table.top(
+        titles[1], everything, 0, 10, 0.0, 100.0
+    )
+    again.append("more")
+    assert again[len(titles)] == "more"
+
+
+@needs_compiled
+def test_compiled_pickle_loads_without_the_extension(monkeypatch: pytest.MonkeyPatch) -> None:
+    titles = ["", "plain ascii", "latin é", "bmp €", "astral 𝄞", "\ud800\udc00 two surrogates"]
+    state = _table(CTable, titles)._state()
+    monkeypatch.setattr(_titles, "_compiled", None)
+    table = _titles._rebuild_compiled(state)
+    assert type(table) is PyTitleTable
+    assert [table[i] for i in range(len(table))] == titles
+
+
+def test_pure_python_switch() -> None:
+    code = "from citeledger.resolve import _titles as t; print(t.COMPILED, t.TitleTable.__name__)"
+    env = {**os.environ, "CITELEDGER_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "PyTitleTable"]
+    expected = CTable is not None and os.environ.get("CITELEDGER_PURE_PYTHON") != "1"
+    assert expected == _titles.COMPILED
+
+
+def _sorted_words(title: str | None) -> str:
+    return " ".join(sorted(normalize_title(title).split()))
+
+
+@requires_shared
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["magellan_dblp_acm.jsonl", "magellan_dblp_scholar.jsonl"])
+def test_real_titles_bit_identical(name: str, shared_data: object) -> None:
+    with (MATCHING / "normalized" / name).open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    titles = sorted({_sorted_words(r["right"]["title"]) for r in rows})[:2000]
+    queries = sorted({_sorted_words(r["left"]["title"]) for r in rows})[:60]
+    tables = [_table(cls, titles) for cls in IMPLEMENTATIONS]
+    everything = [array("I", range(len(titles)))]
+    for query in queries:
+        scores = [fuzz.ratio(query, t) for t in titles]
+        for table in tables:
+            got = table.top(query, everything, 0, 0, 0.0, math.inf)
+            assert sorted((i, s.hex()) for s, i in got) == [
+                (i, s.hex()) for i, s in enumerate(scores)
+            ]
+            assert table.top(query, everything, 0, 10, 50.0, 30.0) == _reference_top(
+                titles, query, everything, 0, 10, 50.0, 30.0
+            )
