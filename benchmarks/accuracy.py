@@ -18,6 +18,7 @@ import random
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -231,23 +232,41 @@ def suspect_gold(ref: cl.Reference, gold: cl.Paper, ours: cl.Paper | None) -> bo
     )
 
 
+@dataclass(frozen=True)
+class GluttonSet:
+    """The glutton strings, their gold papers and parsed references, the distractors, and the
+    items whose target work is removed from the reduced catalog."""
+
+    rows: list[dict[str, Any]]
+    papers: list[cl.Paper]
+    refs: list[cl.Reference]
+    extra: list[cl.Paper]
+    removed: set[int]
+
+    @classmethod
+    def load(cls, path: Path, data: Path) -> GluttonSet:
+        rows = list(read(path))
+        papers = [glutton_paper(r["left"], r["right"].get("doi")) for r in rows]
+        extra = distractors(data)
+        refs = [cl.Reference.from_string(r["left"]["reference"]) for r in rows]
+        # Remove a fifth of the target *works*: every item citing a removed DOI loses its target
+        # (several PMC papers cite the same work, so removing items one by one would leave
+        # copies).
+        works = sorted({p.key for p in papers})
+        gone = set(random.Random(1943).sample(works, len(works) // 5))
+        removed = {i for i, p in enumerate(papers) if p.key in gone}
+        return cls(rows=rows, papers=papers, refs=refs, extra=extra, removed=removed)
+
+
 def glutton(path: Path, data: Path, show: int) -> None:
-    rows = list(read(path))
     if not parser_available():
         print(
             f"\n## {path.stem}: SKIPPED: reference-string parser (citeledger.refparse) "
             "is not available yet, and the queries are raw strings"
         )
         return
-    papers = [glutton_paper(r["left"], r["right"].get("doi")) for r in rows]
-    extra = distractors(data)
-    refs = [cl.Reference.from_string(r["left"]["reference"]) for r in rows]
-    rng = random.Random(1943)
-    # Remove a fifth of the target *works*: every item citing a removed DOI loses its target
-    # (several PMC papers cite the same work, so removing items one by one would leave copies).
-    works = sorted({p.key for p in papers})
-    gone = set(rng.sample(works, len(works) // 5))
-    removed = {i for i, p in enumerate(papers) if p.key in gone}
+    gset = GluttonSet.load(path, data)
+    rows, papers, refs, extra, removed = gset.rows, gset.papers, gset.refs, gset.extra, gset.removed
     for label, catalog_ids in (
         ("all targets in catalog", range(len(rows))),
         ("1/5 of target works removed", [i for i in range(len(rows)) if i not in removed]),
@@ -323,23 +342,17 @@ def glutton(path: Path, data: Path, show: int) -> None:
             print(
                 f"  [missed] {rows[i]['left']['reference'][:100]!r}: {res.state.value}: {res.reason[:160]}"
             )
-    without_titles(rows, papers, refs, extra, removed, show)
-    title_less(rows, papers, refs, extra, removed, show)
+    without_titles(gset, show)
+    title_less(gset, show)
 
 
-def without_titles(
-    rows: list[dict[str, Any]],
-    papers: list[cl.Paper],
-    refs: list[cl.Reference],
-    extra: list[cl.Paper],
-    removed: set[int],
-    show: int,
-) -> None:
+def without_titles(gset: GluttonSet, show: int) -> None:
     """The journal/volume/page route alone: the parsed strings without title and identifiers.
 
     The glutton records carry a journal, volume, first page and first author (no year), so the
     route must find the record by the first three and confirm it by the author.
     """
+    rows, papers, refs, extra, removed = gset.rows, gset.papers, gset.refs, gset.extra, gset.removed
     bare = [cl.model.replace(r, title=None, identifiers=(), malformed=()) for r in refs]
     usable = [i for i, r in enumerate(bare) if r.venue and r.volume and r.first_page]
     for label, catalog_ids in (
@@ -452,14 +465,7 @@ def render_title_less(style: str, ref: cl.Reference, gold: cl.Paper) -> str:
 TITLE_LESS_STYLES = ("aps", "acs", "vancouver", "nature")
 
 
-def title_less(
-    rows: list[dict[str, Any]],
-    papers: list[cl.Paper],
-    refs: list[cl.Reference],
-    extra: list[cl.Paper],
-    removed: set[int],
-    show: int,
-) -> None:
+def title_less(gset: GluttonSet, show: int) -> None:
     """The PMC gold records cited without a title, per style, as strings and as fields.
 
     Each gold record with a journal, volume and first page (and a year in its string) is
@@ -470,6 +476,7 @@ def title_less(
     the journal matching is measured apart from the parser). Both run against the full catalog
     and against the one with a fifth of the target works removed (answers there are wrong).
     """
+    rows, papers, refs, extra, removed = gset.rows, gset.papers, gset.refs, gset.extra, gset.removed
     usable = [
         i
         for i, (r, p) in enumerate(zip(refs, papers, strict=True))
@@ -907,16 +914,10 @@ def main(argv: list[str] | None = None) -> int:
     if "crossref" in only:
         crossref(data, args.show, distractors(data))
     if "titleless" in only and "glutton" not in only:  # the title-less part alone
-        rows = list(read(data / "glutton_pmc1943_refs_doi_17k.jsonl"))
-        papers = [glutton_paper(r["left"], r["right"].get("doi")) for r in rows]
-        refs = [cl.Reference.from_string(r["left"]["reference"]) for r in rows]
-        works = sorted({p.key for p in papers})
-        gone = set(random.Random(1943).sample(works, len(works) // 5))
-        removed = {i for i, p in enumerate(papers) if p.key in gone}
-        extra = distractors(data)
-        title_less(rows, papers, refs, extra, removed, args.show)
+        gset = GluttonSet.load(data / "glutton_pmc1943_refs_doi_17k.jsonl", data)
+        title_less(gset, args.show)
         if "crossref" not in only:
-            crossref_title_less(data, glutton_records(data), extra)
+            crossref_title_less(data, glutton_records(data), gset.extra)
     if args.dump is not None:
         with args.dump.open("w", encoding="utf-8") as fh:
             fh.writelines(json.dumps(d, sort_keys=True) + "\n" for d in DUMPED)

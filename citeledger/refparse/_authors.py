@@ -406,7 +406,7 @@ def _end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
         and s[pos - 1] not in ".。．"
     ):
         # ", Lehman G": neither a year ("In press", "N.d."), a colon, a quote nor a full stop
-        # can follow, so the checks below all fail; this is the commonest case by far.
+        # can follow, so the checks of _end_rules all fail; this is the commonest case by far.
         if etal:
             return 2
         return 1 if grammar in _COMMA_ENDS else 0
@@ -414,8 +414,18 @@ def _end_strength(s: str, pos: int, grammar: str, *, etal: bool) -> int:
         s[pos - 1] in ".。．" and s.startswith(" ", pos) and s[pos + 1 : pos + 2] in _PLAIN_CAPS
     ):
         # "Ell C. Endoscopic …", "et al. Analysis …": a full stop, then a capital that starts no
-        # year, colon or quote; the full-stop rule below returns 2 for it.
+        # year, colon or quote; the full-stop rule of _end_rules returns 2 for it.
         return 2
+    return _end_rules(s, pos, grammar, etal=etal)
+
+
+def _end_rules(s: str, pos: int, grammar: str, *, etal: bool) -> int:
+    """:func:`_end_strength` without its two fast paths (the rules as first written).
+
+    The property tests check the fast paths against it.
+    """
+    if pos >= len(s):
+        return 1
     if _YEAR_AFTER_RE.match(s, pos):
         return 3
     if _COLON_RE.match(s, pos) or _QUOTE_RE.match(s, pos):

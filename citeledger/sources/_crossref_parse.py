@@ -348,32 +348,23 @@ def _doi_or_none(text: object) -> DOI | None:
 
 def _update_events(message: Mapping[str, Any], own: DOI | None) -> list[Event]:
     events: list[Event] = []
-    for entry in message.get("updated-by") or ():
-        if not isinstance(entry, Mapping):
-            continue
-        events.append(
-            Event(
-                kind=event_kind(entry.get("type")),
-                subject=own,
-                notice=_doi_or_none(entry.get("DOI")),
-                date=_update_date(entry),
-                source=SOURCE,
-                label=entry.get("label") or entry.get("type"),
+    # "updated-by" lists the notices that update this work (it is their subject); "update-to",
+    # on a notice, lists the works it updates (it is their notice).
+    for key, own_is_subject in (("updated-by", True), ("update-to", False)):
+        for entry in message.get(key) or ():
+            if not isinstance(entry, Mapping):
+                continue
+            other = _doi_or_none(entry.get("DOI"))
+            events.append(
+                Event(
+                    kind=event_kind(entry.get("type")),
+                    subject=own if own_is_subject else other,
+                    notice=other if own_is_subject else own,
+                    date=_update_date(entry),
+                    source=SOURCE,
+                    label=entry.get("label") or entry.get("type"),
+                )
             )
-        )
-    for entry in message.get("update-to") or ():
-        if not isinstance(entry, Mapping):
-            continue
-        events.append(
-            Event(
-                kind=event_kind(entry.get("type")),
-                subject=_doi_or_none(entry.get("DOI")),
-                notice=own,
-                date=_update_date(entry),
-                source=SOURCE,
-                label=entry.get("label") or entry.get("type"),
-            )
-        )
     return events
 
 

@@ -7,6 +7,8 @@ entries from word lists.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -158,41 +160,73 @@ _PLACES = st.sampled_from(
     ["Chapman & Hall, New York", "Springer, Berlin", "Academic Press, London", "Wiley, Oxford"]
 )
 
+_JOURNALS = st.sampled_from(["J Avian Biol", "Annu Rev Biochem", "Dev Biol", "Plant Physiol"])
+
+
+@dataclass(frozen=True)
+class _Article:
+    """A journal article built from the word lists, written in the two styles of the PMC strings."""
+
+    authors: list[tuple[str, str]]
+    year: int
+    title: list[str]
+    journal: str
+    volume: int
+    page: int
+
+    def _names(self) -> str:
+        return ", ".join(f"{f} {i}" for f, i in self.authors)
+
+    def _title(self) -> str:
+        return " ".join(self.title).capitalize()
+
+    def name_year(self) -> str:
+        """``Saino N, Ong CR (2001) Title. J Avian Biol 32:263-272``."""
+        return (
+            f"{self._names()} ({self.year}) {self._title()}. "
+            f"{self.journal} {self.volume}:{self.page}-{self.page + 9}"
+        )
+
+    def vancouver(self) -> str:
+        """``Saino N, Ong CR. Title. J Avian Biol. 2001;32:263-272.``."""
+        return (
+            f"{self._names()}. {self._title()}. "
+            f"{self.journal}. {self.year};{self.volume}:{self.page}-{self.page + 9}."
+        )
+
+
+def _articles(*, years: st.SearchStrategy[int]) -> st.SearchStrategy[_Article]:
+    return st.builds(
+        _Article,
+        authors=st.lists(st.tuples(_FAMILIES, _INITIALS), min_size=1, max_size=4),
+        year=years,
+        title=_WORDS,
+        journal=_JOURNALS,
+        volume=st.integers(1, 400),
+        page=st.integers(1, 5000),
+    )
+
 
 @given(
     book_author=st.tuples(_FAMILIES, _INITIALS),
     book_year=st.integers(1900, 2010),
     book_title=_WORDS,
     place=_PLACES,
-    authors=st.lists(st.tuples(_FAMILIES, _INITIALS), min_size=1, max_size=4),
-    year=st.integers(1900, 2010),
-    title=_WORDS,
-    journal=st.sampled_from(["J Avian Biol", "Annu Rev Biochem", "Dev Biol", "Plant Physiol"]),
-    volume=st.integers(1, 400),
-    page=st.integers(1, 5000),
+    article=_articles(years=st.integers(1900, 2010)),
 )
 def test_an_article_after_a_book_is_read_as_alone(
     book_author: tuple[str, str],
     book_year: int,
     book_title: list[str],
     place: str,
-    authors: list[tuple[str, str]],
-    year: int,
-    title: list[str],
-    journal: str,
-    volume: int,
-    page: int,
+    article: _Article,
 ) -> None:
-    names = ", ".join(f"{f} {i}" for f, i in authors)
-    article = (
-        f"{names} ({year}) {' '.join(title).capitalize()}. {journal} {volume}:{page}-{page + 9}"
-    )
     book = (
         f"{book_author[0]} {book_author[1]} ({book_year}) "
         f"{' '.join(book_title).capitalize()}. {place}"
     )
-    alone = Reference.from_string(article)
-    joined = Reference.from_string(f"{book} \n{article}")
+    alone = Reference.from_string(article.name_year())
+    joined = Reference.from_string(f"{book} \n{article.name_year()}")
     fields = ("title", "authors", "year", "venue", "volume", "first_page", "last_page")
     assert [getattr(joined, f) for f in fields] == [getattr(alone, f) for f in fields]
 
@@ -425,36 +459,22 @@ def test_two_articles_with_numbers_are_not_split() -> None:
 
 
 @given(
-    authors=st.lists(st.tuples(_FAMILIES, _INITIALS), min_size=1, max_size=4),
-    year=st.integers(1950, 2010),
-    title=_WORDS,
-    journal=st.sampled_from(["J Avian Biol", "Annu Rev Biochem", "Dev Biol", "Plant Physiol"]),
-    volume=st.integers(1, 400),
-    page=st.integers(1, 5000),
+    article=_articles(years=st.integers(1950, 2010)),
     book_title=_WORDS,
     book_year=st.integers(1950, 2010),
     place=_PLACES,
 )
 def test_an_article_then_a_book_reads_the_article(
-    authors: list[tuple[str, str]],
-    year: int,
-    title: list[str],
-    journal: str,
-    volume: int,
-    page: int,
+    article: _Article,
     book_title: list[str],
     book_year: int,
     place: str,
 ) -> None:
-    names = ", ".join(f"{f} {i}" for f, i in authors)
-    article = (
-        f"{names}. {' '.join(title).capitalize()}. {journal}. {year};{volume}:{page}-{page + 9}."
-    )
     book = (
         f"World Health Organization. ({book_year}). {' '.join(book_title).capitalize()}. {place}."
     )
-    alone = Reference.from_string(article)
-    joined = Reference.from_string(f"{article} \n{book}")
+    alone = Reference.from_string(article.vancouver())
+    joined = Reference.from_string(f"{article.vancouver()} \n{book}")
     fields = ("title", "venue", "volume", "first_page", "last_page")
     assert [getattr(joined, f) for f in fields] == [getattr(alone, f) for f in fields]
 
