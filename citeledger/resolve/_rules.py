@@ -30,6 +30,7 @@ from citeledger.model import (
     Resolution,
     ResolutionState,  # the model's own validator
 )
+from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import is_generic_title, normalize_title
 from citeledger.resolve.scoring import (
     Comparison,
@@ -37,7 +38,6 @@ from citeledger.resolve.scoring import (
     VenueKind,
     _slots,
     compare_authors,
-    name_keys,
     notice_kind,
     same_journal,
     title_similarity,

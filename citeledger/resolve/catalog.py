@@ -31,13 +31,14 @@ from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
 from citeledger.model import Paper
 from citeledger.resolve._titles import TitleTable
+from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
     normalize_code,
     normalize_text,
     normalize_title,
     title_tokens,
 )
-from citeledger.resolve.scoring import AuthorIndex, NameKey, author_index, name_keys
+from citeledger.resolve.scoring import AuthorIndex, author_index
 
 if TYPE_CHECKING:
     from citeledger.model import Reference

@@ -81,10 +81,10 @@ from citeledger.resolve.catalog import (
     Catalog,
     locator_key,
 )
+from citeledger.resolve.names import NameKey
 from citeledger.resolve.normalize import normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     AuthorIndex,
-    NameKey,
     ReferenceFeatures,
     compare,
     family_closeness,

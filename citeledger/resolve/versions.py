@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from citeledger.model import Agreement, Reference
 from citeledger.resolve._config import ResolverConfig
 from citeledger.resolve._rules import _one_title, _other_publication, _Scored
+from citeledger.resolve.names import name_keys
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
     _preprint_then_published,
     compare,
     compare_authors,
     is_preprint,
-    name_keys,
 )
 
 if TYPE_CHECKING:

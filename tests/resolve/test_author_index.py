@@ -14,13 +14,12 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.model import Agreement
 from citeledger.resolve import names
+from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.names import family_names_agree as _same_person
 from citeledger.resolve.scoring import (
-    NameKey,
     author_index,
     compare_authors,
     family_closeness,
-    name_keys,
 )
 
 # Names chosen to exercise every clause of the rule: equal families, fuzzily equal ones

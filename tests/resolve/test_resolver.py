@@ -947,8 +947,9 @@ def test_the_resolvers_reference_from_a_paper_equals_reference_from_paper(
 def test_features_of_equal_the_constructors_features(ref: cl.Reference) -> None:
     # ReferenceFeatures.of sets the slots itself (tokens computed once); the result must be the
     # value the public constructor builds from the same fields.
+    from citeledger.resolve.names import name_keys  # noqa: PLC0415
     from citeledger.resolve.normalize import is_generic_title  # noqa: PLC0415
-    from citeledger.resolve.scoring import is_preprint, name_keys  # noqa: PLC0415
+    from citeledger.resolve.scoring import is_preprint  # noqa: PLC0415
 
     title = normalize_title(ref.title)
     built = ReferenceFeatures(

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.resolve import _rules as resolver_module
 from citeledger.resolve._rules import _order, _Scored, _tie_key
+from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.resolver import verify_many
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
     compare,
-    name_keys,
 )
 
 _WORDS = (  # noqa: SIM905 - a word list reads better as text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import citeledger as cl
 from citeledger.model import Agreement, ResolutionState
+from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
     is_generic_title,
     normalize_text,
@@ -18,13 +19,11 @@ from citeledger.resolve.normalize import (
     strip_accents,
 )
 from citeledger.resolve.scoring import (
-    NameKey,
     ReferenceFeatures,
     compare,
     compare_authors,
     compare_venue,
     lenient_title_similarity,
-    name_keys,
     title_similarity,
     title_word_conflict,
 )
