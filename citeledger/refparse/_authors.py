@@ -36,7 +36,7 @@ _V_ITEM_RE: Final = re.compile(
 # gives the same groups (the look-aheads refuse everything that would let it read more: dotted,
 # spaced or hyphenated initials, a suffix, a second family word; tests check the agreement).
 _V_SIMPLE_RE: Final = re.compile(
-    rf"(?P<fam>{_U}{_L}++) (?P<ini>{_U}{{1,3}})(?![{_UPS}{_LOS}'’.\-])(?! {_U})"
+    rf"(?P<fam>{_U}{_L}++) (?P<ini>{_U}{{1,3}})(?![{_UPS}{_LOS}'’.\-])(?!\s+{_U})"
     r"(?!,? (?:Jr|Sr|2nd|3rd|4th|II|III|IV))"
 )
 _FCI_ITEM_RE: Final = re.compile(
