@@ -148,6 +148,7 @@ class _ReadOnce:
 
 for _name in ("evidence", "reason"):
     setattr(Resolution, _name, _ReadOnce(Resolution.__dict__[_name]))
+del _name
 
 
 # --------------------------------------------------------------------------- observations

@@ -9,8 +9,10 @@ Layout (compact, built in one pass over a stream):
 * ``work key -> ids`` for every identifier of every scheme (:func:`~citeledger.identifiers.work_key`
   makes arXiv versions and arXiv DataCite DOIs one key), and a second map for identifiers that
   papers only name in :attr:`~citeledger.model.Paper.related` (preprint/published links);
-* ``title token -> array('I') of ids`` (the blocking index) plus each paper's normalised title,
-  so candidate titles are scored by RapidFuzz in C without touching the Paper objects.
+* ``title token -> array('I') of ids`` (the blocking index) plus each paper's normalised title
+  and, in a :class:`~citeledger.resolve._titles.TitleTable`, its word-sorted form: a query's
+  candidates are gathered and scored in one call (compiled C when the extension is built, else
+  RapidFuzz ``process.extract``, with identical results) without touching the Paper objects.
 
 Candidates for a query title come from its rarest tokens (fewest papers carrying them), so the
 lists stay short without losing a true match that shares those words. Results never depend on
@@ -332,7 +334,7 @@ class Catalog:
         return self._normalized[pid]
 
     def author_keys(self, pid: int) -> tuple[NameKey, ...]:
-        """The :func:`~citeledger.resolve.scoring.name_keys` of paper ``pid`` (computed once)."""
+        """The :func:`~citeledger.resolve.names.name_keys` of paper ``pid`` (computed once)."""
         return self.authors_of(pid)[0]
 
     def authors_of(self, pid: int) -> tuple[tuple[NameKey, ...], AuthorIndex]:
