@@ -429,16 +429,21 @@ class Resolver:
             state: ResolutionState,
             reason: str,
             alternatives: Sequence[Paper] = (),
-            extra: Sequence[Evidence] = (),
+            compared: _Scored | None = None,
         ) -> Resolution:
+            # ``compared``: the candidate whose field comparison the evidence shows, rendered
+            # when the evidence is first read.
             if ref.malformed:
                 state = ResolutionState.MALFORMED_IDENTIFIER
                 reason = f"{_malformed_reason(ref)}; {reason}"
+            kept = tuple(evidence)
             return _trusted_resolution(
                 state=state,
                 method=None,
                 reason=reason,
-                evidence=(*evidence, *extra),
+                evidence=kept
+                if compared is None
+                else _Deferred(lambda: (*kept, *compared.comparison.evidence)),
                 alternatives=tuple(alternatives),
             )
 
@@ -480,7 +485,7 @@ class Resolver:
                     + (" found in the string" if misread else "")
                     + f"; {reason}",
                     [c.paper for c in (best, runner) if c is not None],
-                    () if best is None else best.comparison.evidence,
+                    best,
                 )
             if ref.identifiers:
                 return fail(
@@ -519,7 +524,7 @@ class Resolver:
             ResolutionState.UNRESOLVED,
             reason,
             alternatives,
-            () if best is None else best.comparison.evidence,
+            best,
         )
 
     # ----------------------------------------------------------------------------- batches
