@@ -79,6 +79,7 @@ from citeledger.resolve._rules import (
 from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
+    _shown_repr,
     locator_key,
 )
 from citeledger.resolve.names import NameKey
@@ -755,7 +756,13 @@ def verify_many(
             and isinstance(pair[0], Reference | Paper)
             and isinstance(pair[1], Paper)
         ):
-            out.append(_bad_item(position, pair))
+            out.append(
+                Resolution(
+                    state=ResolutionState.PARSE_UNCERTAIN,
+                    reason=f"pair {position} is not (a reference or paper, a paper): "
+                    f"{_shown_repr(pair)}",
+                )
+            )
             continue
         ref, paper = pair
         resolver.providers = (_OnePaper(paper),)

@@ -225,5 +225,6 @@ def test_verify_many_keeps_every_good_pair_around_a_bad_one() -> None:
         cl.ResolutionState.PARSE_UNCERTAIN,
         cl.ResolutionState.VERIFIED_FUZZY,
     ]
-    assert "item 1 is a tuple" in got[1].reason
+    assert got[1].reason.startswith("pair 1 is not (a reference or paper, a paper): ")
+    assert "pair 2 is not" in got[2].reason
     assert got[0] == cl.verify(a, a)
