@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from rapidfuzz import fuzz
 
-from citeledger.model import Author  # noqa: TC001 - the doctests build Author records
+from citeledger.model import Author
 from citeledger.resolve.normalize import STOPWORDS, normalize_text
 
 if TYPE_CHECKING:
@@ -398,10 +398,22 @@ def same_person(
     """
     if a.orcid and b.orcid:
         return PersonMatch.ORCID if a.orcid == b.orcid else None
+    if strictness is Strictness.FULL_NAMES:
+        # A name given only as one display string is read by the author grammar ("Rajbhandari,
+        # Samyam", "Rajbhandari SA"): full names must agree part for part.
+        a, b = _with_parts(a), _with_parts(b)
     ka, kb = name_key(a), name_key(b)
     if ka is None or kb is None or not names_agree(ka, kb, strictness=strictness):
         return None
     return PersonMatch.FULL_NAME if strictness is Strictness.FULL_NAMES else PersonMatch.FAMILY_NAME
+
+
+def _with_parts(author: Author) -> Author:
+    # ``author`` with its family and given names read from its display name when it has none.
+    if author.family or not author.raw:
+        return author
+    parsed = Author.from_string(author.raw)
+    return parsed if parsed.family else author
 
 
 def shared_authors(left: Sequence[Author], right: Sequence[Author]) -> tuple[Author, ...]:

@@ -79,3 +79,22 @@ def test_full_names_never_accepts_what_initials_refuses(fa: str, ga: str, fb: st
     if names_agree(ka, kb, strictness=FULL_NAMES):
         assert names_agree(ka, kb, strictness=INITIALS)
     assert names_agree(ka, kb, strictness=FULL_NAMES) is names_agree(kb, ka, strictness=FULL_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("raw", "other", "same"),
+    [
+        ("Rajbhandari, Samyam", cl.Author(family="Rajbhandari", given="Samyam"), True),
+        ("Rajbhandari SA", cl.Author(family="Rajbhandari", given="Samyam A."), True),
+        ("Samyam Rajbhandari", cl.Author(family="Rajbhandari", given="Samyam"), True),
+        ("Yang He", cl.Author(family="He", given="Yuxiong"), False),
+        ("He, Yang", cl.Author(family="He", given="Yuxiong"), False),
+    ],
+)
+def test_full_names_read_a_display_name_by_the_author_grammar(
+    raw: str, other: cl.Author, same: bool
+) -> None:
+    # Self-citation: a name given only as one display string (Crossref's organisation names,
+    # JATS/TEI collabs, some sources' authors) in any order the author grammar reads.
+    assert (same_person(cl.Author(raw=raw), other) is not None) is same
+    assert (same_person(other, cl.Author(raw=raw)) is not None) is same
