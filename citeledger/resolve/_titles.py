@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from citeledger.resolve._titlekernel import TitleTable as CTitleTable
 
-__all__ = ["COMPILED", "PyTitleTable", "TitleTable"]
+__all__ = ["COMPILED", "PyTitleTable", "TitleTable", "candidate_ids"]
 
 
 class PyTitleTable:
@@ -100,16 +100,7 @@ class PyTitleTable:
             ValueError: ``mode`` is not 0 or 1, or mode 1 without exactly three lists.
             IndexError: An id is not in the table.
         """
-        if mode == 0:
-            ids: set[int] = set().union(*lists)
-        elif mode == 1:
-            if len(lists) != 3:
-                raise ValueError(f"mode 1 takes exactly three lists, not {len(lists)}")
-            a, b = set(lists[0]), set(lists[1])
-            c = lists[2]
-            ids = (a & b).union(a.intersection(c), b.intersection(c))
-        else:
-            raise ValueError(f"mode must be 0 (union) or 1 (two of three), not {mode}")
+        ids = candidate_ids(lists, mode)
         if not ids:
             return []
         order = list(ids)
@@ -134,6 +125,28 @@ class PyTitleTable:
             scored = [s for s in scored if s[0] >= floor]
         scored.sort(key=_best_first)
         return scored
+
+
+def candidate_ids(lists: Sequence[array[int]], mode: int) -> set[int]:
+    """The ids :meth:`PyTitleTable.top` scores: the lists' union, or ids in two of the three.
+
+    Mode 0 is the union of ``lists``; mode 1 the ids in at least two of the (three) lists.
+
+    >>> sorted(candidate_ids([array("I", [1, 2]), array("I", [2, 3]), array("I", [3, 4])], 1))
+    [2, 3]
+
+    Raises:
+        ValueError: ``mode`` is not 0 or 1, or mode 1 without exactly three lists.
+    """
+    if mode == 0:
+        return set().union(*lists)
+    if mode == 1:
+        if len(lists) != 3:
+            raise ValueError(f"mode 1 takes exactly three lists, not {len(lists)}")
+        a, b = set(lists[0]), set(lists[1])
+        c = lists[2]
+        return (a & b).union(a.intersection(c), b.intersection(c))
+    raise ValueError(f"mode must be 0 (union) or 1 (two of three), not {mode}")
 
 
 def _best_first(hit: tuple[float, int]) -> tuple[float, int]:

@@ -32,7 +32,7 @@ import attrs
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
 from citeledger.model import Paper
-from citeledger.resolve._titles import TitleTable
+from citeledger.resolve._titles import TitleTable, candidate_ids
 from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
     normalize_code,
@@ -435,13 +435,7 @@ class Catalog:
         chosen = self._blocking_lists(title, tokens)
         if chosen is None:
             return []
-        lists, mode = chosen
-        if mode == _UNION:
-            return list(lists[0]) if len(lists) == 1 else list(set().union(*lists))
-        # Two of the three rarest: pairwise intersections of sets, built in C.
-        a, b = set(lists[0]), set(lists[1])
-        c = lists[2]
-        return list((a & b).union(a.intersection(c), b.intersection(c)))
+        return list(candidate_ids(*chosen))
 
     def _blocking_lists(
         self, title: str, tokens: Iterable[str] | None = None

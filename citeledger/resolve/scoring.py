@@ -13,7 +13,6 @@ raising a threshold can only change decisions, never the scores they are made on
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from attrs import Factory, field, frozen
@@ -100,7 +99,6 @@ class AuthorIndex(NamedTuple):
     families: frozenset[str]
     families_gt1: frozenset[str]  # the family names longer than one letter
     tokens: frozenset[str]  # every name token of every author
-    long_families: frozenset[str]  # family names of 4+ letters (compared fuzzily)
 
 
 def author_index(keys: Sequence[NameKey]) -> AuthorIndex:
@@ -110,7 +108,6 @@ def author_index(keys: Sequence[NameKey]) -> AuthorIndex:
         families=families,
         families_gt1=frozenset(f for f in families if len(f) > 1),
         tokens=frozenset().union(*(k.tokens for k in keys)),
-        long_families=frozenset(f for f in families if len(f) >= 4),
     )
 
 
@@ -125,7 +122,7 @@ def family_closeness(
     :func:`rapidfuzz.process.cdist` call instead of a call per pair of names. Pass the result to
     :func:`compare_authors` as ``close`` together with any of ``indexes``.
     """
-    pool = sorted(frozenset[str]().union(*(ix.long_families for ix in indexes)))
+    pool = list({f for ix in indexes for f in ix.families if len(f) >= 4})
     rows = [i for i, k in enumerate(left) if len(k.family) >= 4]
     out = [_NO_FAMILIES] * len(left)
     if not pool or not rows:
@@ -147,15 +144,7 @@ def family_closeness(
 _NO_FAMILIES: Final[frozenset[str]] = frozenset()
 
 
-@lru_cache(maxsize=1 << 16)
-def _close_families(a: str, b: str) -> bool:
-    # The last clause of ``_same_person`` (both names of 4+ letters), cached on the pair.
-    return fuzz.ratio(a, b, score_cutoff=NAME_SIMILARITY) > 0
-
-
-def _found(
-    a: NameKey, right: Sequence[NameKey], index: AuthorIndex, close: frozenset[str] | None
-) -> bool:
+def _found(a: NameKey, right: Sequence[NameKey], index: AuthorIndex, close: frozenset[str]) -> bool:
     """Whether some name of ``right`` is the same person as ``a`` (``family_names_agree``).
 
     Each clause of the pairwise rule is tested against the whole list at once: equal family
@@ -173,12 +162,8 @@ def _found(
         (len(ta) >= 2 and ta <= b.tokens) or (len(b.tokens) >= 2 and b.tokens <= ta) for b in right
     ):
         return True
-    if close is not None:
-        return not close.isdisjoint(index.long_families)
-    if len(family) >= 4:
-        fuzzy = _close_families
-        return any(fuzzy(family, other) for other in index.long_families)
-    return False
+    # The fuzzy clause: ``close`` holds only family names of 4+ letters.
+    return not close.isdisjoint(index.families)
 
 
 def compare_authors(
@@ -194,8 +179,9 @@ def compare_authors(
     least half the names match. PARTIAL: some names match. DISAGREE: none does. MISSING: a side
     has no names. The score is the percentage of the left names found on the right. Two names
     are one person by :mod:`citeledger.resolve.names` with ``Strictness.INITIALS``.
-    ``index``: ``right``'s :func:`author_index`, when the caller keeps one; ``close``: the
-    :func:`family_closeness` of ``left`` against a set of indexes that includes ``index``.
+    ``index`` and ``close``: ``right``'s :func:`author_index` and the :func:`family_closeness`
+    of ``left`` against a set of indexes that includes it, when the caller compares one
+    reference with many candidates; the rule is then tested list against list.
     """
     if not left or not right:
         return Agreement.MISSING, 0.0
@@ -203,11 +189,11 @@ def compare_authors(
     first_ok = False
     same = _same_person
     for i, a in enumerate(left):
-        if index is not None:
-            if not _found(a, right, index, None if close is None else close[i]):
+        if index is not None and close is not None:
+            if not _found(a, right, index, close[i]):
                 continue
-        # Without an index (a one-off comparison), the rule pair by pair; equal family names
-        # (the common case) are tested inline before the full rule.
+        # Otherwise (a one-off comparison) the rule pair by pair; equal family names (the
+        # common case) are tested inline before the full rule.
         elif not any(b.family == a.family or same(a, b) for b in right):
             continue
         matched += 1

@@ -69,7 +69,9 @@ def test_indexed_comparison_equals_the_pairwise_rule(
     left: tuple[NameKey, ...], right: tuple[NameKey, ...]
 ) -> None:
     plain = compare_authors(left, right)
-    assert compare_authors(left, right, index=author_index(right)) == plain
+    index = author_index(right)
+    close = family_closeness(left, [index])
+    assert compare_authors(left, right, index=index, close=close) == plain
     if left and right:
         matched, _ = _pairwise(left, right)
         assert plain[1] == 100.0 * matched / len(left)
