@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from attrs import frozen
 
@@ -47,7 +47,7 @@ from citeledger.resolve.scoring import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from citeledger.model._observation import _Deferred
     from citeledger.resolve._config import ResolverConfig
@@ -62,6 +62,9 @@ _DUPLICATE_MIN_LENGTH: Final = 25
 _ARTICLE_TITLE: Final = 95.0
 # A title shared with this many other works names a series (see ``_fuzzy_decision``).
 _SERIES_OTHERS: Final = 2
+
+
+_T = TypeVar("_T")
 
 
 @frozen
@@ -195,26 +198,35 @@ def _order(items: list[_Scored]) -> list[_Scored]:
     it): the order is the one of sorting by ``(*key, repr)``, without formatting the papers
     that the key alone tells apart.
     """
+    return ranked(items, _rank_of, _paper_of)
+
+
+def ranked(items: list[_T], rank: Callable[[_T], float], paper: Callable[[_T], Paper]) -> list[_T]:
+    """``items`` sorted by ``rank`` (highest first), ties as :func:`_order` breaks them."""
     if len(items) < 2:  # nothing to order
         return items
-    items.sort(key=_neg_rank)
+    items.sort(key=lambda item: -rank(item))
     i = 0
     while i < len(items) - 1:
         j = i + 1
-        while j < len(items) and items[j].comparison.rank == items[i].comparison.rank:
+        while j < len(items) and rank(items[j]) == rank(items[i]):
             j += 1
         if j - i > 1:
-            keyed = [(_tie_key(s.paper), s) for s in items[i:j]]
+            keyed = [(_tie_key(paper(s)), s) for s in items[i:j]]
             keyed.sort(key=itemgetter(0))
             if len({k for k, _ in keyed}) < len(keyed):
-                keyed.sort(key=lambda ks: (ks[0], repr(ks[1].paper)))
+                keyed.sort(key=lambda ks: (ks[0], repr(paper(ks[1]))))
             items[i:j] = [s for _, s in keyed]
         i = j
     return items
 
 
-def _neg_rank(item: _Scored) -> float:
-    return -item.comparison.rank
+def _rank_of(item: _Scored) -> float:
+    return item.comparison.rank
+
+
+def _paper_of(item: _Scored) -> Paper:
+    return item.paper
 
 
 def _ident_evidence(ident: Identifier, paper: Paper | None, note: str) -> Evidence:
@@ -388,6 +400,70 @@ def fuzzy_decision(
     runner = rival
     while runner is not None and _other_version(feats, best, runner):
         runner = next(others, None)
+    failures, later, note = best_failures(cfg, feats, ref, best)
+    comp = best.comparison
+    # A title that two or more other dated works in the catalog also carry names a series
+    # (a column, an editorial, "reminiscences on influential papers"), not a paper. Issues
+    # of a series share title, editor and venue, and a catalog rarely holds every issue, so
+    # the year must agree exactly *and* a volume or first page must agree. (One other work
+    # with the same title is usually the conference and journal version of one paper, which
+    # the margin rule handles; undated records are usually duplicates.)
+    series = [c for c in candidates[1:] if _series_member(best, c.paper, c.title)]
+    if len(series) >= _SERIES_OTHERS:
+        agreed = {o[0] for o in comp.outcomes if o[1] is Agreement.AGREE}
+        if "year" not in agreed or not agreed & {"volume", "first_page"}:
+            failures.append(
+                f"the title recurs ({_describe(series[0].paper)}, …): a series needs the "
+                "same year and an agreeing volume or first page"
+            )
+    failures += later
+    if failures:
+        return (
+            False,
+            f"best candidate {_describe(best.paper)}: " + "; ".join(failures),
+            best,
+            rival,
+        )
+    if runner is not None:
+        lead = comp.rank - runner.comparison.rank
+        if lead < cfg.min_margin:
+            return (
+                False,
+                (
+                    f"ambiguous: {_describe(best.paper)} leads {_describe(runner.paper)} by "
+                    f"{lead:.1f}, {cfg.min_margin:g} needed"
+                ),
+                best,
+                runner,
+            )
+    if rival is not None and rival is not runner:
+        why = _other_version(feats, best, rival)
+        note = "; ".join(filter(None, [note, f"the runner-up is {why}"]))
+    return True, note, best, rival
+
+
+def _series_member(best: _Scored, paper: Paper, title: str) -> bool:
+    """Whether ``paper`` (normalised title ``title``) is another dated work of ``best``'s title."""
+    return (
+        bool(best.title)
+        and title == best.title
+        and paper.year is not None
+        and not _same_work(paper, best.paper)
+    )
+
+
+def best_failures(
+    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference, best: _Scored
+) -> tuple[list[str], list[str], str]:
+    """Why ``best`` cannot be verified as the reference's work whatever the other candidates.
+
+    The checks of :func:`fuzzy_decision` that read only the reference and this one candidate
+    (title, corroborating and disagreeing fields, another printing, another publication, a
+    notice); ``fuzzy_decision`` adds the series rule and the margin, which read the others.
+    Returns (failures, the failures reported after the series rule's, a note for the reason
+    when the author lists were overruled): the candidate fails if either list is not empty.
+    """
+    notice = notice_kind(ref.title)
     comp = best.comparison
     title = comp.title or 0.0
     failures: list[str] = []
@@ -454,66 +530,24 @@ def fuzzy_decision(
             + (" (candidate has a different identifier of the same scheme)" if conflict else "")
             + (f" (titles differ: {words})" if words else "")
         )
-    # A title that two or more other dated works in the catalog also carry names a series
-    # (a column, an editorial, "reminiscences on influential papers"), not a paper. Issues
-    # of a series share title, editor and venue, and a catalog rarely holds every issue, so
-    # the year must agree exactly *and* a volume or first page must agree. (One other work
-    # with the same title is usually the conference and journal version of one paper, which
-    # the margin rule handles; undated records are usually duplicates.)
-    series = [
-        c
-        for c in candidates[1:]
-        if best.title
-        and c.title == best.title
-        and c.paper.year is not None
-        and not _same_work(c.paper, best.paper)
-    ]
-    if len(series) >= _SERIES_OTHERS:
-        agreed = {o[0] for o in comp.outcomes if o[1] is Agreement.AGREE}
-        if "year" not in agreed or not agreed & {"volume", "first_page"}:
-            failures.append(
-                f"the title recurs ({_describe(series[0].paper)}, …): a series needs the "
-                "same year and an agreeing volume or first page"
-            )
     # A conference paper and its journal version (a year or more later, often extended) are
     # two publications of one work: a reference names one of them, and a verified match to
     # the other would put the wrong publication in the ledger. Preprint servers are no kind
     # here (preprint vs published, year +-1, is the same work); a shared DOI still verifies
     # through the identifier route.
+    later: list[str] = []
     other = _other_publication(feats, best.paper)
     if other:
-        failures.append(other)
+        later.append(other)
     theirs = notice_kind(best.paper.title)
     if theirs != notice:
-        failures.append(
+        later.append(
             f"the candidate is a {theirs} notice about the work, not the work"
             if notice is None
             else f"the reference cites a {notice} notice, the candidate is "
             + (f"a {theirs} notice" if theirs else "the work")
         )
-    if failures:
-        return (
-            False,
-            f"best candidate {_describe(best.paper)}: " + "; ".join(failures),
-            best,
-            rival,
-        )
-    if runner is not None:
-        lead = comp.rank - runner.comparison.rank
-        if lead < cfg.min_margin:
-            return (
-                False,
-                (
-                    f"ambiguous: {_describe(best.paper)} leads {_describe(runner.paper)} by "
-                    f"{lead:.1f}, {cfg.min_margin:g} needed"
-                ),
-                best,
-                runner,
-            )
-    if rival is not None and rival is not runner:
-        why = _other_version(feats, best, rival)
-        note = "; ".join(filter(None, [note, f"the runner-up is {why}"]))
-    return True, note, best, rival
+    return failures, later, note
 
 
 def _page_number(text: str | None) -> int | None:

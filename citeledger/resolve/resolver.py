@@ -25,6 +25,7 @@ verified matches, never add one.
 from __future__ import annotations
 
 import gc
+import math
 import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -41,6 +42,7 @@ from citeledger.identifiers import (
     work_key,
 )
 from citeledger.model import (
+    Agreement,
     Evidence,
     Method,
     Paper,
@@ -61,6 +63,7 @@ from citeledger.resolve._batch import (
 from citeledger.resolve._config import ResolverConfig
 from citeledger.resolve._rules import (
     _CONFIDENT_TITLE_LESS,
+    _SERIES_OTHERS,
     _agreement_score,
     _compared_nothing,
     _describe,
@@ -70,11 +73,14 @@ from citeledger.resolve._rules import (
     _order,
     _same_work,
     _Scored,
+    _series_member,
     _shared_identifier,
     _trusted_resolution,
+    best_failures,
     exact_problems,
     fuzzy_decision,
     locator_decision,
+    ranked,
 )
 from citeledger.resolve.catalog import (
     CandidateProvider,
@@ -82,14 +88,18 @@ from citeledger.resolve.catalog import (
     _shown_repr,
     locator_key,
 )
-from citeledger.resolve.names import NameKey
 from citeledger.resolve.normalize import normalize_title, title_tokens
 from citeledger.resolve.scoring import (
-    AuthorIndex,
     ReferenceFeatures,
+    TitlePart,
     compare,
     family_closeness,
+    field_points_bound,
+    title_part,
+    title_points_bound,
     title_similarity,
+    without_session_label,
+    year_agreement,
 )
 
 __all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify", "verify_many"]
@@ -106,13 +116,26 @@ _MAX_SCORED: Final = 12
 _BLOCK_CUTOFF: Final = 50.0
 # With this many candidates or more, the fuzzy family-name comparisons are made in one call.
 _BATCH_AUTHORS: Final = 3
+# Candidates that cannot matter to a decision are not compared (Resolver._compared); the tests
+# turn this off to check the decisions against comparing every candidate.
+_PRUNE = True
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
 _FREEZE_MIN: Final = 100
 
 
-#: A candidate before comparison: (title similarity, paper, its normalised title, its author
-#: keys and their index when a catalog keeps them).
-_PoolItem = tuple[float, Paper, str, tuple[tuple[NameKey, ...], AuthorIndex] | None]
+#: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
+#: that keeps its author keys and its id there, or None and 0).
+_PoolItem = tuple[float, Paper, str, "Catalog | None", int]
+
+
+@attrs.define
+class _Entry:
+    # A candidate before comparison (Resolver._compared): its rank bound, whether it fails
+    # whatever the others, its title part once computed, and its non-title fields' bound.
+    bound: float
+    hopeless: bool
+    part: TitlePart | None
+    fields: float
 
 
 class Resolver:
@@ -180,7 +203,8 @@ class Resolver:
 
     def _candidates(self, feats: ReferenceFeatures, ref: Reference) -> list[_Scored]:
         limit = self.config.candidate_limit
-        # (title similarity, paper, its normalised title, its author keys and index if known)
+        # (title similarity, paper, its normalised title, the catalog and id that keep its
+        # author keys, if any)
         pool: list[_PoolItem] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
@@ -203,16 +227,16 @@ class Resolver:
                     # ``score`` is already the token_sort_ratio half of title_similarity (the
                     # catalog computed it on the same normalised titles); add the ratio half.
                     sim = float(fuzz.ratio(feats.title, title)) if title else 0.0
-                    pool.append((max(sim, score), provider[pid], title, provider.authors_of(pid)))
+                    pool.append((max(sim, score), provider[pid], title, provider, pid))
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(
-                    (sim, paper, title, None) for sim, paper, title in provider.scored(feats)
+                    (sim, paper, title, None, 0) for sim, paper, title in provider.scored(feats)
                 )
             else:
                 for paper in _asked(provider, partial(provider.candidates, ref, limit=limit)):
                     title = normalize_title(paper.title)
-                    pool.append((title_similarity(feats.title, title), paper, title, None))
+                    pool.append((title_similarity(feats.title, title), paper, title, None, 0))
         if not pool:
             return []
         if len(self.providers) > 1:
@@ -228,36 +252,165 @@ class Resolver:
         if len(kept) > _MAX_SCORED:
             edge = kept[_MAX_SCORED - 1][0]
             kept = [t for t in kept if t[0] >= edge]
+        return _order(self._compared(feats, ref, kept))
+
+    def _compared(
+        self, feats: ReferenceFeatures, ref: Reference, kept: list[_PoolItem]
+    ) -> list[_Scored]:
+        """The candidates of ``kept`` that can matter to the decision, compared.
+
+        Comparing every candidate is exact but slow when a title has many look-alikes. A
+        candidate's rank is at most its title points (bounded cheaply, or computed) plus
+        :func:`~citeledger.resolve.scoring.field_points_bound` with its year's own agreement,
+        and some candidates fail whatever the others are (a disagreeing year, a title below the
+        threshold that no prefix rescues: :func:`~citeledger.resolve._rules.best_failures`).
+        So, in order of bound:
+
+        1. the candidates that might pass are compared while their bound is within
+           ``min_margin`` of the best rank found so far; if there are none, or the best of them
+           fails anyway, no candidate can be verified: the decision is ``UNRESOLVED`` and the
+           compared candidates (or the one of best bound) are enough for its reason;
+        2. otherwise every other candidate whose bound comes within the margin of the best is
+           compared too, and every candidate with the best's own title (the series rule counts
+           them).
+
+        The decision on the result has the state and target of the decision on every candidate
+        (a test checks it); an ``UNRESOLVED`` reason may name another failing candidate, and a
+        runner-up beyond the margin may be left unnamed.
+        """
+        cfg = self.config
         # Generic titles recur (columns, editorials, "treasurer's message"): a year off by one
         # is another instance, not a preprint, so their years must agree exactly.
-        tol = 0 if feats.generic else self.config.year_tolerance
-        preprint_tol = 0 if feats.generic else self.config.preprint_year_tolerance
-        # The fuzzy family-name clause of the author rule, for the reference's authors against
-        # every kept candidate at once (one RapidFuzz call instead of one per pair of names).
-        close = (
-            family_closeness(feats.authors, (k[1] for _, _, _, k in kept if k is not None))
-            if feats.authors and len(kept) >= _BATCH_AUTHORS
-            else None
-        )
-        scored = [
-            _Scored(
+        tol = 0 if feats.generic else cfg.year_tolerance
+        preprint_tol = 0 if feats.generic else cfg.preprint_year_tolerance
+        left = feats.title
+        labelled = without_session_label(left) is not left
+        margin = cfg.min_margin
+        need_title = cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity
+        need_prefix = math.inf if feats.generic else cfg.min_prefix_title_similarity
+
+        # Per candidate: [rank bound, hopeless, title part if computed, the other fields' bound]
+        entries: list[_Entry] = []
+        for sim, paper, title, _, _ in kept:
+            year = (
+                None
+                if feats.year is None
+                else year_agreement(feats, paper, tolerance=tol, preprint_tolerance=preprint_tol)
+            )
+            fields = field_points_bound(feats, year)
+            hopeless = year is Agreement.DISAGREE
+            part: TitlePart | None = None
+            if not hopeless and sim < need_title:
+                part = title_part(left, title, sim)
+                hopeless = part.title < need_title and (
+                    part.prefix is None or part.prefix < need_prefix
+                )
+            points = (
+                part.points
+                if part is not None
+                else title_points_bound(left, title, sim, labelled=labelled)
+            )
+            entries.append(_Entry(points + fields, hopeless, part, fields))
+        done: dict[int, _Scored] = {}
+
+        def part_of(i: int) -> TitlePart:
+            part = entries[i].part
+            if part is None:
+                sim, _, title, _, _ = kept[i]
+                part = entries[i].part = title_part(left, title, sim)
+            return part
+
+        def worth(i: int, floor: float) -> TitlePart | None:
+            # The candidate's title part if its bound reaches ``floor``, else None.
+            entry = entries[i]
+            if entry.bound < floor:
+                return None
+            part = part_of(i)
+            return part if part.points + entry.fields >= floor else None
+
+        def one(i: int, part: TitlePart, close: Sequence[frozenset[str]] | None = None) -> float:
+            sim, paper, title, catalog, pid = kept[i]
+            keys = None if catalog is None else catalog.authors_of(pid)
+            scored = done[i] = _Scored(
                 paper,
                 compare(
                     feats,
                     paper,
                     paper_title=title,
                     title_score=sim,
+                    title_parts=part,
                     paper_authors=None if keys is None else keys[0],
                     paper_author_index=None if keys is None else keys[1],
-                    author_closeness=None if keys is None else close,
+                    author_closeness=None if catalog is None else close,
                     year_tolerance=tol,
                     preprint_year_tolerance=preprint_tol,
                 ),
                 title,
             )
-            for sim, paper, title, keys in kept
-        ]
-        return _order(scored)
+            return scored.comparison.rank
+
+        if not _PRUNE:  # the reference behaviour the pruned one is tested against
+            close = (
+                family_closeness(
+                    feats.authors,
+                    (c.authors_of(pid)[1] for _, _, _, c, pid in kept if c is not None),
+                )
+                if feats.authors and len(kept) >= _BATCH_AUTHORS
+                else None
+            )
+            for i in range(len(kept)):
+                one(i, part_of(i), close)
+            return list(done.values())
+        # Best bound first; ties as candidates' ranks are broken (never by insertion order).
+        order = ranked(list(range(len(kept))), lambda i: entries[i].bound, lambda i: kept[i][1])
+        # 1. the candidates that might pass
+        best = -math.inf
+        for i in order:
+            if entries[i].hopeless:
+                continue
+            if entries[i].bound < best - margin:
+                break  # every later bound is lower still
+            part = worth(i, best - margin)
+            if part is not None:
+                best = max(best, one(i, part))
+        if not done:
+            one(order[0], part_of(order[0]))
+            return list(done.values())
+        lead = _order(list(done.values()))[0]
+        failures, later, _ = best_failures(cfg, feats, ref, lead)
+        if failures or later:
+            return list(done.values())
+
+        # 2. everything that could outrank the best or come within the margin of it
+        floor = best - margin
+        more = [(i, part) for i in order if i not in done and (part := worth(i, floor))]
+        # The fuzzy family-name clause of the author rule, for the reference's authors against
+        # these candidates at once (one RapidFuzz call instead of one per pair of names).
+        catalogs = [(kept[i][3], kept[i][4]) for i, _ in more]
+        close = (
+            family_closeness(
+                feats.authors,
+                (cat.authors_of(pid)[1] for cat, pid in catalogs if cat is not None),
+            )
+            if feats.authors and len(more) >= _BATCH_AUTHORS
+            else None
+        )
+        for i, part in more:
+            one(i, part, close)
+        # The series rule counts the other dated works carrying the best's title: two or more
+        # (whichever) make a series, so two are compared if the catalog has them.
+        top = _order(list(done.values()))[0]
+        have = sum(
+            1 for s in done.values() if s is not top and _series_member(top, s.paper, s.title)
+        )
+        for i in order:
+            if have >= _SERIES_OTHERS or not top.title:
+                break
+            _, paper, title, _, _ = kept[i]
+            if i not in done and title == top.title:
+                one(i, part_of(i))
+                have += _series_member(top, paper, title)
+        return list(done.values())
 
     # ----------------------------------------------------------------------------- routes
 

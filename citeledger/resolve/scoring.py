@@ -49,6 +49,7 @@ __all__ = [
     "Comparison",
     "FieldOutcome",
     "ReferenceFeatures",
+    "TitlePart",
     "VenueKind",
     "author_index",
     "compare",
@@ -56,14 +57,18 @@ __all__ = [
     "compare_venue",
     "compare_year",
     "family_closeness",
+    "field_points_bound",
     "is_preprint",
     "lenient_title_similarity",
     "notice_kind",
     "same_journal",
+    "title_part",
+    "title_points_bound",
     "title_similarity",
     "title_word_conflict",
     "venue_kind",
     "without_session_label",
+    "year_agreement",
 ]
 
 _T = TypeVar("_T")
@@ -445,6 +450,122 @@ def _preprint_then_published(
     return 0 < -gap <= tolerance and is_preprint(paper.identifiers, paper.venue)
 
 
+class TitlePart(NamedTuple):
+    """The title's share of a :class:`Comparison` (:func:`title_part`)."""
+
+    title: float  # the title similarity as compared (session labels read)
+    prefix: float | None  # Comparison.prefix_title
+    points: float  # what the title adds to Comparison.rank
+
+
+def title_part(
+    left: str, right: str, title_score: float | None = None, *, lenient: bool = False
+) -> TitlePart:
+    """How :func:`compare` scores two normalised titles (``left`` non-empty).
+
+    ``title_score``: :func:`title_similarity` of the two, if already computed (ignored with
+    ``lenient``, which scores by :func:`lenient_title_similarity`).
+    """
+    prefix: float | None = None
+    if title_score is not None and not lenient:
+        title = title_score
+    else:
+        title = (lenient_title_similarity if lenient else title_similarity)(left, right)
+    if title < 90.0 and right and not lenient:
+        # A session label on one side only ("... benchmark experience paper"): the titles
+        # are compared without it.
+        bare_left, bare_right = without_session_label(left), without_session_label(right)
+        if bare_left is not left or bare_right is not right:
+            # Below the same similarity with the label by the resolver's default margin: a
+            # record carrying the reference's own label leads a work's other record (Google
+            # Scholar holds both), and a label dropped plus a changed word ("dbms" for
+            # "database") stays under the threshold.
+            bare = title_similarity(bare_left, bare_right) - _LABEL_DROPPED
+            title = max(title, bare)
+    n_left, n_right = len(left), len(right)
+    if n_left >= _PREFIX_MIN_LENGTH and n_right >= _PREFIX_MIN_LENGTH:
+        if lenient:
+            prefix = title  # the lenient similarity already reads a start match
+        else:
+            # How well the shorter title matches the start of the longer (a dropped subtitle,
+            # a truncation) or its end (dropped leading words: metadata that lost an italic
+            # taxon, "Staphylococcus aureus subvert autophagy ..." recorded as "subvert
+            # autophagy ...", or a group author read into the title), starting from the title
+            # similarity (``title``, whichever way it was computed).
+            short, long = (left, right) if n_left <= n_right else (right, left)
+            n = len(short)
+            head = float(fuzz.ratio(short, long[:n]))
+            tail = float(fuzz.ratio(short, long[-n:])) if n < len(long) else head
+            prefix = max(title, head, tail)
+    # A dropped subtitle ranks a little below a full match, well above an unrelated title.
+    points = title if prefix is None else max(title, prefix - _PREFIX_PENALTY)
+    return TitlePart(title, prefix, points)
+
+
+# Both titles need this many characters for the prefix similarity; a prefix match ranks this
+# much below a full one.
+_PREFIX_MIN_LENGTH: Final = 25
+_PREFIX_PENALTY: Final = 10.0
+
+
+def title_points_bound(left: str, right: str, title_score: float, *, labelled: bool) -> float:
+    """An upper bound on ``title_part(left, right, title_score).points``, cheaper to compute.
+
+    Without the prefix similarity: a prefix match adds at most ``100 - 10`` points, and a title
+    compared without a session label at most ``100 - 5``. ``labelled``: whether ``left``
+    holds a session label (``without_session_label(left) is not left``), known once per
+    reference. A test checks the bound on real and random titles.
+    """
+    points = title_score
+    if title_score < 90.0 and right and (labelled or without_session_label(right) is not right):
+        points = max(points, 100.0 - _LABEL_DROPPED)
+    if len(left) >= _PREFIX_MIN_LENGTH and len(right) >= _PREFIX_MIN_LENGTH:
+        points = max(points, 100.0 - _PREFIX_PENALTY)
+    return points
+
+
+def year_agreement(
+    ref: ReferenceFeatures, paper: Paper, *, tolerance: int, preprint_tolerance: int
+) -> Agreement:
+    """The year's agreement as :func:`compare` reads it (``ref.year`` not None).
+
+    :func:`compare_year` with ``tolerance``, and PARTIAL for a preprint and its later
+    publication within ``preprint_tolerance`` (see :func:`compare`).
+    """
+    year = ref.year
+    agreement = compare_year(year, paper.year, tolerance=tolerance)
+    if (
+        agreement is _DISAGREE
+        and preprint_tolerance
+        and year is not None
+        and paper.year is not None
+        and _preprint_then_published(ref, paper, paper.year - year, preprint_tolerance)
+    ):
+        agreement = _PARTIAL
+    return agreement
+
+
+def field_points_bound(ref: ReferenceFeatures, year: Agreement | None = None) -> float:
+    """The most the fields other than the title can add to a :class:`Comparison`'s rank.
+
+    Each field the reference has adds at most its AGREE weight (a missing field adds nothing,
+    a disagreeing one subtracts): a candidate's rank is at most its title points plus this.
+    ``year``: the candidate's :func:`year_agreement`, if known; its own weight is then used.
+    """
+    bound = 0.0
+    if ref.authors:
+        bound += AUTHOR_WEIGHTS[_AGREE]
+    if ref.year is not None:
+        bound += _YEAR_WEIGHTS[_AGREE if year is None else year]
+    if ref.volume is not None:
+        bound += _EXACT_FIELD_WEIGHTS[_AGREE]
+    if ref.first_page is not None:
+        bound += _EXACT_FIELD_WEIGHTS[_AGREE]
+    if ref.venue:
+        bound += _VENUE_WEIGHTS[_AGREE]
+    return bound
+
+
 def compare(
     ref: ReferenceFeatures,
     paper: Paper,
@@ -457,6 +578,7 @@ def compare(
     year_tolerance: int = 1,
     preprint_year_tolerance: int = 0,
     lenient_title: bool = False,
+    title_parts: TitlePart | None = None,
 ) -> Comparison:
     """Compare a reference's features with ``paper``, field by field.
 
@@ -476,6 +598,8 @@ def compare(
             the other side's year is later by at most this much, the years count as PARTIAL:
             a preprint is published a year or more after it is posted.
         lenient_title: Use :func:`lenient_title_similarity` (identifier route).
+        title_parts: :func:`title_part` of the two titles, if already computed (not with
+            ``lenient_title``).
     """
     # This runs for every candidate that survives the title window (two or three per fuzzy
     # reference): outcomes are kept as plain tuples and rendered only when reported.
@@ -489,40 +613,13 @@ def compare(
     left_title = ref.title
     if left_title:
         right = paper_title if paper_title is not None else normalize_title(paper.title)
-        if title_score is not None and not lenient_title:
-            title = title_score
-        else:
-            title = (lenient_title_similarity if lenient_title else title_similarity)(
-                left_title, right
-            )
-        if title < 90.0 and right and not lenient_title:
-            # A session label on one side only ("... benchmark experience paper"): the titles
-            # are compared without it.
-            bare_left, bare_right = without_session_label(left_title), without_session_label(right)
-            if bare_left is not left_title or bare_right is not right:
-                # Below the same similarity with the label by the resolver's default margin: a
-                # record carrying the reference's own label leads a work's other record (Google
-                # Scholar holds both), and a label dropped plus a changed word ("dbms" for
-                # "database") stays under the threshold.
-                bare = title_similarity(bare_left, bare_right) - _LABEL_DROPPED
-                title = max(title, bare)
-        n_left, n_right = len(left_title), len(right)
-        if n_left >= 25 and n_right >= 25:
-            if lenient_title:
-                prefix = title  # the lenient similarity already reads a start match
-            else:
-                # How well the shorter title matches the start of the longer (a dropped
-                # subtitle, a truncation) or its end (dropped leading words: metadata that lost
-                # an italic taxon, "Staphylococcus aureus subvert autophagy ..." recorded as
-                # "subvert autophagy ...", or a group author read into the title), starting
-                # from the title similarity (``title``, whichever way it was computed).
-                short, long = (left_title, right) if n_left <= n_right else (right, left_title)
-                n = len(short)
-                head = float(fuzz.ratio(short, long[:n]))
-                tail = float(fuzz.ratio(short, long[-n:])) if n < len(long) else head
-                prefix = max(title, head, tail)
-        # A dropped subtitle ranks a little below a full match, well above an unrelated title.
-        rank += title if prefix is None else max(title, prefix - 10.0)
+        part = (
+            title_parts
+            if title_parts is not None and not lenient_title
+            else title_part(left_title, right, title_score, lenient=lenient_title)
+        )
+        title, prefix = part.title, part.prefix
+        rank += part.points
         agreement = (
             _MISSING
             if not right
@@ -547,14 +644,9 @@ def compare(
         outcomes.append(("authors", agreement, score, ref.authors, right_keys))
 
     if ref.year is not None:
-        agreement = compare_year(ref.year, paper.year, tolerance=year_tolerance)
-        if (
-            agreement is _DISAGREE
-            and preprint_year_tolerance
-            and paper.year is not None
-            and _preprint_then_published(ref, paper, paper.year - ref.year, preprint_year_tolerance)
-        ):
-            agreement = _PARTIAL
+        agreement = year_agreement(
+            ref, paper, tolerance=year_tolerance, preprint_tolerance=preprint_year_tolerance
+        )
         rank += _YEAR_WEIGHTS[agreement]
         if agreement is _AGREE:
             corroborations += 1

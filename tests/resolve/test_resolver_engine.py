@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import pickle
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
 from citeledger.resolve import _rules as resolver_module
+from citeledger.resolve import resolver as resolver_engine
 from citeledger.resolve._rules import _order, _Scored, _tie_key
 from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import normalize_title
@@ -22,6 +24,11 @@ from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
     compare,
+    field_points_bound,
+    title_part,
+    title_points_bound,
+    title_similarity,
+    without_session_label,
 )
 
 _WORDS = (  # noqa: SIM905 - a word list reads better as text
@@ -228,3 +235,106 @@ def test_verify_many_keeps_every_good_pair_around_a_bad_one() -> None:
     assert got[1].reason.startswith("pair 1 is not (a reference or paper, a paper): ")
     assert "pair 2 is not" in got[2].reason
     assert got[0] == cl.verify(a, a)
+
+
+_LABELLED_WORDS = [*_WORDS, "experience paper", "tutorial", "panel", "demo", "poster"]
+
+
+@st.composite
+def _title(draw: st.DrawFn) -> str:
+    return normalize_title(" ".join(draw(st.lists(st.sampled_from(_LABELLED_WORDS), max_size=9))))
+
+
+@given(left=_title(), right=_title(), ref_paper=_paper(), paper=_paper())
+@settings(max_examples=300, deadline=None)
+def test_rank_bounds_bound_the_rank(
+    left: str, right: str, ref_paper: cl.Paper, paper: cl.Paper
+) -> None:
+    if not left:
+        return
+    sim = title_similarity(left, right)
+    labelled = without_session_label(left) is not left
+    part = title_part(left, right, sim)
+    assert part == title_part(left, right)
+    assert title_points_bound(left, right, sim, labelled=labelled) >= part.points
+    # A candidate's rank is at most its title points plus the reference's field bound.
+    ref = cl.Reference.from_paper(attrs.evolve(ref_paper, title=left))
+    feats = ReferenceFeatures.of(ref)
+    candidate = attrs.evolve(paper, title=right)
+    comp = compare(feats, candidate)
+    assert comp.rank <= title_part(feats.title, normalize_title(right)).points + (
+        field_points_bound(feats)
+    )
+
+
+@st.composite
+def _lookalikes(draw: st.DrawFn) -> tuple[list[cl.Paper], list[cl.Reference]]:
+    # One or two base titles, each recorded several times with a word dropped or swapped, other
+    # years, authors and pages (series, versions, look-alikes); references cite one of them with
+    # its title edited, some of its authors and a year that may be off.
+    bases = draw(
+        st.lists(st.lists(st.sampled_from(_WORDS), min_size=3, max_size=8), min_size=1, max_size=2)
+    )
+    catalog = []
+    for paper in draw(st.lists(_paper(), min_size=1, max_size=14)):
+        words = list(draw(st.sampled_from(bases)))
+        edit = draw(st.integers(0, 3))
+        if edit == 1:
+            del words[draw(st.integers(0, len(words) - 1))]
+        elif edit == 2:
+            words[draw(st.integers(0, len(words) - 1))] = draw(st.sampled_from(_WORDS))
+        catalog.append(attrs.evolve(paper, title=" ".join(words)))
+    refs = []
+    for _ in range(draw(st.integers(1, 6))):
+        cited = draw(st.sampled_from(catalog))
+        words = (cited.title or "").split()
+        if len(words) > 3 and draw(st.booleans()):
+            del words[draw(st.integers(0, len(words) - 1))]
+        year = None if cited.year is None else cited.year + draw(st.sampled_from([0, 0, 1, -1]))
+        refs.append(
+            cl.Reference(
+                title=" ".join(words),
+                authors=cited.authors[: draw(st.integers(0, 2))],
+                year=draw(st.sampled_from([year, None])) if year is not None else None,
+                venue=draw(st.sampled_from([cited.venue, None])),
+                volume=draw(st.sampled_from([cited.volume, None])),
+                first_page=draw(st.sampled_from([cited.first_page, None])),
+            )
+        )
+    return catalog, refs
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_pruned_candidates_decide_as_comparing_every_candidate(data: st.DataObject) -> None:
+    # Candidates that cannot matter are not compared (Resolver._compared); with the pruning off
+    # every candidate is. States, targets and methods agree, and so do a verified result's
+    # score and evidence (an unresolved one's reason may name another failing candidate, and a
+    # verified one's a runner-up beyond the margin or none).
+    catalog, refs = data.draw(_lookalikes())
+    resolver = cl.Resolver(catalog)
+    pruned = resolver.resolve_many(refs)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolver_engine, "_PRUNE", False)
+        every = resolver.resolve_many(refs)
+    for a, b in zip(pruned, every, strict=True):
+        assert (a.state, a.target, a.method) == (b.state, b.target, b.method)
+        if a.state.verified:
+            assert (a.score, a.evidence) == (b.score, b.evidence)
+
+
+def test_the_series_rule_sees_issues_that_are_not_compared() -> None:
+    # Issues of a column in other years rank 24+ points below the cited one (their years
+    # disagree), so they are not compared in full; the series rule still counts them.
+    title = "Reminiscences on influential papers"
+    cited = cl.Paper(title=title, authors=["K. A. Ross"], year=2001, venue="SIGMOD Record")
+    issues = [
+        cl.Paper(title=title, authors=["K. A. Ross"], year=year, venue="SIGMOD Record")
+        for year in (1998, 2004)
+    ]
+    ref = cl.Reference(title=title, authors=["K. A. Ross"], year=2001)
+    assert cl.Resolver([cited]).resolve(ref).state is cl.ResolutionState.VERIFIED_FUZZY
+    for catalog in ([cited, *issues], [*issues, cited]):
+        result = cl.Resolver(catalog).resolve(ref)
+        assert result.state is cl.ResolutionState.UNRESOLVED
+        assert "the title recurs" in result.reason
