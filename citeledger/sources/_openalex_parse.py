@@ -125,6 +125,15 @@ class OpenAlexWorkList:
 # --------------------------------------------------------------------------- requests
 
 
+#: The ``/works/`` path prefix of each identifier type OpenAlex looks works up by.
+_WORK_PATH_PREFIXES: tuple[tuple[type[Identifier], str], ...] = (
+    (OpenAlexId, "/works/"),
+    (DOI, "/works/https://doi.org/"),
+    (PMID, "/works/pmid:"),
+    (PMCID, "/works/pmcid:"),
+)
+
+
 def work_path(identifier: Identifier | str) -> str:
     """The ``/works/...`` path that looks a work up by any identifier OpenAlex accepts.
 
@@ -138,16 +147,11 @@ def work_path(identifier: Identifier | str) -> str:
         InvalidIdentifier: a scheme OpenAlex cannot look up (Semantic Scholar ids).
     """
     ident = as_identifier(identifier)
-    if isinstance(ident, OpenAlexId):
-        return f"/works/{ident.value}"
     if isinstance(ident, ArxivId):
         ident = ident.unversioned().as_doi()
-    if isinstance(ident, DOI):
-        return f"/works/https://doi.org/{ident.value}"
-    if isinstance(ident, PMID):
-        return f"/works/pmid:{ident.value}"
-    if isinstance(ident, PMCID):
-        return f"/works/pmcid:{ident.value}"
+    for kind, prefix in _WORK_PATH_PREFIXES:
+        if isinstance(ident, kind):
+            return prefix + ident.value
     raise InvalidIdentifier(
         str(ident), "OpenAlex cannot look works up by this scheme", scheme=ident.scheme
     )

@@ -61,3 +61,20 @@ def cite(paper: cl.Paper, **changes: object) -> cl.Reference:
     }
     values.update(changes)
     return cl.Reference(**values)  # type: ignore[arg-type]
+
+
+def review_column_issues(*years_volumes: tuple[int, int]) -> list[cl.Paper]:
+    """Issues of Aberer's SIGMOD Record "Book review column": one title, a year and volume each.
+
+    The series that the resolver's series rule tells apart by year and volume or first page.
+    """
+    return [
+        cl.Paper(
+            title="Book review column",
+            authors=["K. Aberer"],
+            year=year,
+            venue="SIGMOD Record",
+            volume=str(volume),
+        )
+        for year, volume in years_volumes
+    ]

@@ -26,6 +26,7 @@ from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
 from tests import _data
 from tests.conftest import SOURCES, requires_shared
+from tests.resolve.conftest import review_column_issues
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -798,16 +799,7 @@ def test_part_number_on_one_side_is_not_verified_by_title_alone() -> None:
 
 
 def test_series_title_needs_year_and_volume_or_page() -> None:
-    issues = [
-        cl.Paper(
-            title="Book review column",
-            authors=["K. Aberer"],
-            year=y,
-            venue="SIGMOD Record",
-            volume=str(v),
-        )
-        for y, v in ((2001, 30), (2002, 31), (2003, 32))
-    ]
+    issues = review_column_issues((2001, 30), (2002, 31), (2003, 32))
     resolver = cl.Resolver(issues)
     ref = cl.Reference(
         title="Book Review Column", authors="K Aberer", year=2002, venue="SIGMOD Record"

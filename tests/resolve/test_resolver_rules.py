@@ -23,6 +23,7 @@ from tests.resolve.conftest import (
     VERIFIED_FUZZY,
     cite,
     review,
+    review_column_issues,
     title_sim,
 )
 
@@ -281,16 +282,7 @@ def test_versions_of_one_deposit_are_not_a_series() -> None:
 
 
 def test_a_series_needs_the_exact_year_even_when_the_volume_agrees() -> None:
-    issues = [
-        cl.Paper(
-            title="Book review column",
-            authors=["K. Aberer"],
-            year=year,
-            venue="SIGMOD Record",
-            volume=str(volume),
-        )
-        for year, volume in ((2001, 30), (2002, 31), (2004, 33))
-    ]
+    issues = review_column_issues((2001, 30), (2002, 31), (2004, 33))
     # volume 31 agrees, the year is one off: "the year must then agree exactly and ..."
     ref = cl.Reference(
         title="Book Review Column",

@@ -11,7 +11,7 @@ import sys
 from array import array
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 from hypothesis import given, settings
@@ -30,6 +30,9 @@ needs_compiled = pytest.mark.skipif(
 IMPLEMENTATIONS: list[Any] = [PyTitleTable] + ([CTable] if CTable is not None else [])
 
 Top = list[tuple[float, int]]
+#: A random title-table problem: titles, query, candidate lists, mode, limit, cutoff, window.
+# (a string: array is not subscriptable at run time before Python 3.12)
+Problem: TypeAlias = "tuple[list[str], str, list[array[int]], int, int, float, float]"
 
 
 def _table(cls: Any, titles: Sequence[str]) -> Any:
@@ -71,7 +74,7 @@ _ALPHABETS = ["ab ", "abcde fgh", "aé€𝄞 b\ud800", "the of deep learning mo
 
 
 @st.composite
-def _problems(draw: st.DrawFn) -> tuple[list[str], str, list[array[int]], int, int, float, float]:
+def _problems(draw: st.DrawFn) -> Problem:
     alphabet = draw(st.sampled_from(_ALPHABETS))
     text = st.text(alphabet=alphabet, max_size=draw(st.sampled_from([8, 70, 200])))
     titles = draw(st.lists(text | st.text(max_size=30), min_size=1, max_size=40))
@@ -87,9 +90,7 @@ def _problems(draw: st.DrawFn) -> tuple[list[str], str, list[array[int]], int, i
 
 @given(_problems())
 @settings(max_examples=300)
-def test_python_table_is_todays_extract_rule(
-    problem: tuple[list[str], str, list[array[int]], int, int, float, float],
-) -> None:
+def test_python_table_is_todays_extract_rule(problem: Problem) -> None:
     titles, query, lists, mode, limit, cutoff, window = problem
     table = _table(PyTitleTable, titles)
     assert table.top(query, lists, mode, limit, cutoff, window) == _reference_top(
@@ -100,9 +101,7 @@ def test_python_table_is_todays_extract_rule(
 @needs_compiled
 @given(_problems())
 @settings(max_examples=500)
-def test_compiled_table_equals_python_table(
-    problem: tuple[list[str], str, list[array[int]], int, int, float, float],
-) -> None:
+def test_compiled_table_equals_python_table(problem: Problem) -> None:
     titles, query, lists, mode, limit, cutoff, window = problem
     compiled, python = _table(CTable, titles), _table(PyTitleTable, titles)
     got = compiled.top(query, lists, mode, limit, cutoff, window)
