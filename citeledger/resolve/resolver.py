@@ -91,12 +91,11 @@ from citeledger.resolve.catalog import (
 from citeledger.resolve.normalize import normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
-    TitlePart,
     compare,
     family_closeness,
     field_points_bound,
+    title_bounds,
     title_part,
-    title_points_bound,
     title_similarity,
     without_session_label,
     year_agreement,
@@ -124,18 +123,9 @@ _FREEZE_MIN: Final = 100
 
 
 #: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
-#: that keeps its author keys and its id there, or None and 0).
-_PoolItem = tuple[float, Paper, str, "Catalog | None", int]
-
-
-@attrs.define
-class _Entry:
-    # A candidate before comparison (Resolver._compared): its rank bound, whether it fails
-    # whatever the others, its title part once computed, and its non-title fields' bound.
-    bound: float
-    hopeless: bool
-    part: TitlePart | None
-    fields: float
+#: that keeps its author keys and its id there, or None and 0, and the plain ``fuzz.ratio`` of
+#: the titles if computed).
+_PoolItem = tuple[float, Paper, str, Catalog | None, int, float | None]
 
 
 class Resolver:
@@ -226,17 +216,18 @@ class Resolver:
                     title = provider.title_of(pid)
                     # ``score`` is already the token_sort_ratio half of title_similarity (the
                     # catalog computed it on the same normalised titles); add the ratio half.
-                    sim = float(fuzz.ratio(feats.title, title)) if title else 0.0
-                    pool.append((max(sim, score), provider[pid], title, provider, pid))
+                    ratio = float(fuzz.ratio(feats.title, title)) if title else 0.0
+                    pool.append((max(ratio, score), provider[pid], title, provider, pid, ratio))
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(
-                    (sim, paper, title, None, 0) for sim, paper, title in provider.scored(feats)
+                    (sim, paper, title, None, 0, None)
+                    for sim, paper, title in provider.scored(feats)
                 )
             else:
                 for paper in _asked(provider, partial(provider.candidates, ref, limit=limit)):
                     title = normalize_title(paper.title)
-                    pool.append((title_similarity(feats.title, title), paper, title, None, 0))
+                    pool.append((title_similarity(feats.title, title), paper, title, None, 0, None))
         if not pool:
             return []
         if len(self.providers) > 1:
@@ -260,23 +251,27 @@ class Resolver:
         """The candidates of ``kept`` that can matter to the decision, compared.
 
         Comparing every candidate is exact but slow when a title has many look-alikes. A
-        candidate's rank is at most its title points (bounded cheaply, or computed) plus
-        :func:`~citeledger.resolve.scoring.field_points_bound` with its year's own agreement,
-        and some candidates fail whatever the others are (a disagreeing year, a title below the
-        threshold that no prefix rescues: :func:`~citeledger.resolve._rules.best_failures`).
-        So, in order of bound:
+        candidate's rank is at most its title points plus what its other fields can add
+        (:func:`~citeledger.resolve.scoring.field_points_bound`): first bounded from the title
+        similarity alone (:func:`~citeledger.resolve.scoring.title_points_bound`), then, for the
+        candidates that bound does not rule out, from the title's points and the year's own
+        agreement. Some candidates fail whatever the others are (a disagreeing year, a title
+        below the threshold that no prefix rescues: see
+        :func:`~citeledger.resolve._rules.best_failures`): they are *hopeless*. So:
 
         1. the candidates that might pass are compared while their bound is within
            ``min_margin`` of the best rank found so far; if there are none, or the best of them
-           fails anyway, no candidate can be verified: the decision is ``UNRESOLVED`` and the
-           compared candidates (or the one of best bound) are enough for its reason;
+           fails anyway, no candidate can be verified: the decision is ``UNRESOLVED``, and the
+           compared candidates (or, with none, the one of best bound) are enough for its reason;
         2. otherwise every other candidate whose bound comes within the margin of the best is
-           compared too, and every candidate with the best's own title (the series rule counts
+           compared too, and up to two more with the best's own title (the series rule counts
            them).
 
-        The decision on the result has the state and target of the decision on every candidate
-        (a test checks it); an ``UNRESOLVED`` reason may name another failing candidate, and a
-        runner-up beyond the margin may be left unnamed.
+        The candidates returned are those whose bound comes within the margin of the best rank
+        (plus the series' two), a set that does not depend on the order of comparing. Deciding
+        on them gives the state and target of deciding on every candidate, and a verified
+        result's score and evidence (a test checks it); an ``UNRESOLVED`` reason may name
+        another failing candidate, and a verified one a runner-up beyond the margin or none.
         """
         cfg = self.config
         # Generic titles recur (columns, editorials, "treasurer's message"): a year off by one
@@ -284,52 +279,34 @@ class Resolver:
         tol = 0 if feats.generic else cfg.year_tolerance
         preprint_tol = 0 if feats.generic else cfg.preprint_year_tolerance
         left = feats.title
-        labelled = without_session_label(left) is not left
         margin = cfg.min_margin
         need_title = cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity
         need_prefix = math.inf if feats.generic else cfg.min_prefix_title_similarity
-
-        # Per candidate: [rank bound, hopeless, title part if computed, the other fields' bound]
-        entries: list[_Entry] = []
-        for sim, paper, title, _, _ in kept:
-            year = (
-                None
-                if feats.year is None
-                else year_agreement(feats, paper, tolerance=tol, preprint_tolerance=preprint_tol)
-            )
-            fields = field_points_bound(feats, year)
-            hopeless = year is Agreement.DISAGREE
-            part: TitlePart | None = None
-            if not hopeless and sim < need_title:
-                part = title_part(left, title, sim)
-                hopeless = part.title < need_title and (
-                    part.prefix is None or part.prefix < need_prefix
-                )
-            points = (
-                part.points
-                if part is not None
-                else title_points_bound(left, title, sim, labelled=labelled)
-            )
-            entries.append(_Entry(points + fields, hopeless, part, fields))
+        n = len(kept)
+        # (bound, hopeless) once computed
+        fine: list[tuple[float, bool] | None] = [None] * n
         done: dict[int, _Scored] = {}
 
-        def part_of(i: int) -> TitlePart:
-            part = entries[i].part
-            if part is None:
-                sim, _, title, _, _ = kept[i]
-                part = entries[i].part = title_part(left, title, sim)
-            return part
+        def refine(i: int) -> tuple[float, bool]:
+            # The bound with the year's own agreement; hopeless: fails whatever the others.
+            have = fine[i]
+            if have is None:
+                year = (
+                    None
+                    if feats.year is None
+                    else year_agreement(
+                        feats, kept[i][1], tolerance=tol, preprint_tolerance=preprint_tol
+                    )
+                )
+                top = bounds[i]
+                hopeless = year is Agreement.DISAGREE or (
+                    top.title < need_title and (top.prefix is None or top.prefix < need_prefix)
+                )
+                have = fine[i] = (top.points + field_points_bound(feats, year), hopeless)
+            return have
 
-        def worth(i: int, floor: float) -> TitlePart | None:
-            # The candidate's title part if its bound reaches ``floor``, else None.
-            entry = entries[i]
-            if entry.bound < floor:
-                return None
-            part = part_of(i)
-            return part if part.points + entry.fields >= floor else None
-
-        def one(i: int, part: TitlePart, close: Sequence[frozenset[str]] | None = None) -> float:
-            sim, paper, title, catalog, pid = kept[i]
+        def one(i: int, close: Sequence[frozenset[str]] | None = None) -> float:
+            sim, paper, title, catalog, pid, _ = kept[i]
             keys = None if catalog is None else catalog.authors_of(pid)
             scored = done[i] = _Scored(
                 paper,
@@ -338,7 +315,7 @@ class Resolver:
                     paper,
                     paper_title=title,
                     title_score=sim,
-                    title_parts=part,
+                    title_parts=title_part(left, title, sim),
                     paper_authors=None if keys is None else keys[0],
                     paper_author_index=None if keys is None else keys[1],
                     author_closeness=None if catalog is None else close,
@@ -349,68 +326,74 @@ class Resolver:
             )
             return scored.comparison.rank
 
-        if not _PRUNE:  # the reference behaviour the pruned one is tested against
-            close = (
-                family_closeness(
-                    feats.authors,
-                    (c.authors_of(pid)[1] for _, _, _, c, pid in kept if c is not None),
-                )
-                if feats.authors and len(kept) >= _BATCH_AUTHORS
-                else None
+        def closeness(among: Sequence[int]) -> Sequence[frozenset[str]] | None:
+            # The fuzzy family-name clause of the author rule, for the reference's authors
+            # against these candidates at once (one RapidFuzz call, not one per pair of names).
+            if not feats.authors or len(among) < _BATCH_AUTHORS:
+                return None
+            where = [(kept[i][3], kept[i][4]) for i in among]
+            return family_closeness(
+                feats.authors, (c.authors_of(pid)[1] for c, pid in where if c is not None)
             )
-            for i in range(len(kept)):
-                one(i, part_of(i), close)
+
+        if n == 1 or not _PRUNE:  # one candidate (verify), or the reference behaviour
+            close = closeness(range(n))
+            for i in range(n):
+                one(i, close)
             return list(done.values())
-        # Best bound first; ties as candidates' ranks are broken (never by insertion order).
-        order = ranked(list(range(len(kept))), lambda i: entries[i].bound, lambda i: kept[i][1])
+
+        labelled = without_session_label(left) is not left
+        bounds = [
+            title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
+            for sim, _, title, _, _, ratio in kept
+        ]
+        most = field_points_bound(feats)
+        rough = [b.points + most for b in bounds]
+        order = sorted(range(n), key=rough.__getitem__, reverse=True)
         # 1. the candidates that might pass
         best = -math.inf
         for i in order:
-            if entries[i].hopeless:
-                continue
-            if entries[i].bound < best - margin:
+            if rough[i] < best - margin:
                 break  # every later bound is lower still
-            part = worth(i, best - margin)
-            if part is not None:
-                best = max(best, one(i, part))
+            bound, hopeless = refine(i)
+            if not hopeless and bound >= best - margin:
+                best = max(best, one(i))
         if not done:
-            one(order[0], part_of(order[0]))
+            tied = [i for i in order if rough[i] == rough[order[0]]]
+            one(ranked(tied, rough.__getitem__, lambda i: kept[i][1])[0])
             return list(done.values())
-        lead = _order(list(done.values()))[0]
-        failures, later, _ = best_failures(cfg, feats, ref, lead)
+        chosen = [s for i, s in done.items() if refine(i)[0] >= best - margin]
+        failures, later, _ = best_failures(cfg, feats, ref, _order(list(chosen))[0])
         if failures or later:
-            return list(done.values())
+            return chosen
 
         # 2. everything that could outrank the best or come within the margin of it
         floor = best - margin
-        more = [(i, part) for i in order if i not in done and (part := worth(i, floor))]
-        # The fuzzy family-name clause of the author rule, for the reference's authors against
-        # these candidates at once (one RapidFuzz call instead of one per pair of names).
-        catalogs = [(kept[i][3], kept[i][4]) for i, _ in more]
-        close = (
-            family_closeness(
-                feats.authors,
-                (cat.authors_of(pid)[1] for cat, pid in catalogs if cat is not None),
-            )
-            if feats.authors and len(more) >= _BATCH_AUTHORS
-            else None
-        )
-        for i, part in more:
-            one(i, part, close)
-        # The series rule counts the other dated works carrying the best's title: two or more
-        # (whichever) make a series, so two are compared if the catalog has them.
-        top = _order(list(done.values()))[0]
-        have = sum(
-            1 for s in done.values() if s is not top and _series_member(top, s.paper, s.title)
-        )
+        more = []
         for i in order:
-            if have >= _SERIES_OTHERS or not top.title:
+            if rough[i] < floor:
                 break
-            _, paper, title, _, _ = kept[i]
-            if i not in done and title == top.title:
-                one(i, part_of(i))
-                have += _series_member(top, paper, title)
-        return list(done.values())
+            if i not in done and refine(i)[0] >= floor:
+                more.append(i)
+        close = closeness(more)
+        for i in more:
+            best = max(best, one(i, close))
+        picked = {i for i in done if refine(i)[0] >= best - margin}
+        chosen = [done[i] for i in picked]
+        # The series rule counts the other dated works carrying the best's title: two or more
+        # (whichever) make a series, so up to two more are compared if the catalog has them.
+        top = _order(list(chosen))[0]
+        have = sum(1 for s in chosen if s is not top and _series_member(top, s.paper, s.title))
+        if have < _SERIES_OTHERS and top.title:
+            issues = [i for i in range(n) if i not in picked and kept[i][2] == top.title]
+            for i in ranked(issues, rough.__getitem__, lambda i: kept[i][1]):
+                if have >= _SERIES_OTHERS:
+                    break
+                if i not in done:
+                    one(i)
+                chosen.append(done[i])
+                have += _series_member(top, kept[i][1], kept[i][2])
+        return chosen
 
     # ----------------------------------------------------------------------------- routes
 
@@ -602,7 +585,10 @@ class Resolver:
             )
 
         # 2. is there anything to match on?
-        not_found = ", ".join(str(i) for i in ref.identifiers) if ref.identifiers else ""
+        # The identifiers not found, as reasons name them (formatted only when a reason does).
+        def missing() -> str:
+            return ", ".join(str(i) for i in ref.identifiers)
+
         if not feats.title:
             if (
                 feats.venue
@@ -614,7 +600,7 @@ class Resolver:
             ):
                 # 2b. no title: the journal, volume and first page route
                 ok, reason, best, runner = locator_decision(feats, self._locate(feats))
-                prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
+                prefix = f"{missing()} not in catalog; " if ref.identifiers else ""
                 if ok and best is not None:
                     return _verified(
                         Method.JOURNAL_VOLUME_PAGE, best, evidence, prefix + reason, None
@@ -644,7 +630,7 @@ class Resolver:
             if ref.identifiers:
                 return fail(
                     ResolutionState.UNRESOLVED,
-                    f"{not_found} not in catalog and no title to match on",
+                    f"{missing()} not in catalog and no title to match on",
                 )
             why = ref.parse_doubt
             return fail(
@@ -663,16 +649,15 @@ class Resolver:
         candidates = self._candidates(feats, ref)
         ok, reason, best, runner = fuzzy_decision(self.config, feats, ref, candidates)
         if ok and best is not None:
-            prefix = f"{not_found} not in catalog; " if ref.identifiers else ""
             return _verified(
                 Method.FUZZY_TITLE,
                 best,
                 evidence,
-                _fuzzy_reason(prefix, best, runner, reason),
+                _fuzzy_reason(missing if ref.identifiers else None, best, runner, reason),
                 runner,
             )
         if ref.identifiers:
-            reason = f"{not_found} not in catalog; {reason}"
+            reason = f"{missing()} not in catalog; {reason}"
         alternatives = [c.paper for c in (best, runner) if c is not None]
         return fail(
             ResolutionState.UNRESOLVED,
@@ -822,10 +807,12 @@ def _exact_reason(ident: Identifier, note: str, told: str) -> str:
 
 
 def _fuzzy_reason(
-    prefix: str, best: _Scored, runner: _Scored | None, reason: str
+    missing: Callable[[], str] | None, best: _Scored, runner: _Scored | None, reason: str
 ) -> Callable[[], str]:
-    # The reason of a verified fuzzy match, formatted when read.
+    # The reason of a verified fuzzy match, formatted when read (``missing``: the identifiers
+    # that were not in the catalog, if any).
     def text() -> str:
+        prefix = "" if missing is None else f"{missing()} not in catalog; "
         comp = best.comparison
         lead = (
             "no other candidate"

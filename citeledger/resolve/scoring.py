@@ -49,6 +49,7 @@ __all__ = [
     "Comparison",
     "FieldOutcome",
     "ReferenceFeatures",
+    "TitleBounds",
     "TitlePart",
     "VenueKind",
     "author_index",
@@ -62,8 +63,8 @@ __all__ = [
     "lenient_title_similarity",
     "notice_kind",
     "same_journal",
+    "title_bounds",
     "title_part",
-    "title_points_bound",
     "title_similarity",
     "title_word_conflict",
     "venue_kind",
@@ -508,20 +509,43 @@ _PREFIX_MIN_LENGTH: Final = 25
 _PREFIX_PENALTY: Final = 10.0
 
 
-def title_points_bound(left: str, right: str, title_score: float, *, labelled: bool) -> float:
-    """An upper bound on ``title_part(left, right, title_score).points``, cheaper to compute.
+class TitleBounds(NamedTuple):
+    """Upper bounds on a :class:`TitlePart`'s values (:func:`title_bounds`)."""
 
-    Without the prefix similarity: a prefix match adds at most ``100 - 10`` points, and a title
-    compared without a session label at most ``100 - 5``. ``labelled``: whether ``left``
-    holds a session label (``without_session_label(left) is not left``), known once per
-    reference. A test checks the bound on real and random titles.
+    title: float
+    prefix: float | None  # None: the prefix similarity is not computed for these titles
+    points: float
+
+
+def title_bounds(
+    left: str, right: str, title_score: float, *, labelled: bool, ratio: float | None = None
+) -> TitleBounds:
+    """Upper bounds on ``title_part(left, right, title_score)``, without computing it.
+
+    The title similarity rises above ``title_score`` only by a session label on one side (to at
+    most ``100 - 5``). The prefix similarity matches the shorter title against a slice of the
+    longer as long as itself, so their longest common subsequence is at most that of the whole
+    titles: with ``ratio``, the plain ``fuzz.ratio`` of the two titles, the prefix similarity is
+    at most ``ratio * (short + long) / (2 * short)`` (lengths in characters); without it, 100.
+    ``labelled``: whether ``left`` holds a session label (``without_session_label(left) is not
+    left``), known once per reference. A test checks the bounds on random titles.
     """
-    points = title_score
+    title = title_score
     if title_score < 90.0 and right and (labelled or without_session_label(right) is not right):
-        points = max(points, 100.0 - _LABEL_DROPPED)
-    if len(left) >= _PREFIX_MIN_LENGTH and len(right) >= _PREFIX_MIN_LENGTH:
-        points = max(points, 100.0 - _PREFIX_PENALTY)
-    return points
+        title = max(title, 100.0 - _LABEL_DROPPED)
+    n_left, n_right = len(left), len(right)
+    if n_left < _PREFIX_MIN_LENGTH or n_right < _PREFIX_MIN_LENGTH:
+        return TitleBounds(title, None, title)
+    short = min(n_left, n_right)
+    prefix = (
+        100.0 if ratio is None else min(100.0, ratio * (n_left + n_right) / (2 * short) + _ROUNDING)
+    )
+    prefix = max(prefix, title)
+    return TitleBounds(title, prefix, max(title, prefix - _PREFIX_PENALTY))
+
+
+# Slack for the floating-point arithmetic of a bound (scores are rounded to far less).
+_ROUNDING: Final = 1e-6
 
 
 def year_agreement(

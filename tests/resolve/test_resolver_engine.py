@@ -12,6 +12,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rapidfuzz import fuzz
 
 import citeledger as cl
 from citeledger.resolve import _rules as resolver_module
@@ -25,8 +26,8 @@ from citeledger.resolve.scoring import (
     ReferenceFeatures,
     compare,
     field_points_bound,
+    title_bounds,
     title_part,
-    title_points_bound,
     title_similarity,
     without_session_label,
 )
@@ -252,11 +253,18 @@ def test_rank_bounds_bound_the_rank(
 ) -> None:
     if not left:
         return
-    sim = title_similarity(left, right)
     labelled = without_session_label(left) is not left
-    part = title_part(left, right, sim)
-    assert part == title_part(left, right)
-    assert title_points_bound(left, right, sim, labelled=labelled) >= part.points
+    # Unrelated titles, and one that starts or ends with the other (a prefix match).
+    for other in (right, f"{left} {right}".strip(), f"{right} {left}".strip()):
+        sim = title_similarity(left, other)
+        part = title_part(left, other, sim)
+        assert part == title_part(left, other)
+        for ratio in (None, float(fuzz.ratio(left, other))):
+            bounds = title_bounds(left, other, sim, labelled=labelled, ratio=ratio)
+            assert bounds.title >= part.title
+            assert bounds.points >= part.points
+            assert (bounds.prefix is None) is (part.prefix is None)
+            assert part.prefix is None or bounds.prefix is None or bounds.prefix >= part.prefix
     # A candidate's rank is at most its title points plus the reference's field bound.
     ref = cl.Reference.from_paper(attrs.evolve(ref_paper, title=left))
     feats = ReferenceFeatures.of(ref)
