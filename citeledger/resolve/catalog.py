@@ -23,18 +23,25 @@ insertion order: ties are broken by the papers' keys, and posting lists are neve
 
 from __future__ import annotations
 
+import string
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 import attrs
+import numpy as np
 
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
+from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
+from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
 from citeledger.model import Paper
+from citeledger.model._convert import _identifier, _opt_str, _year
+from citeledger.model._work import _title, first_page_of
 from citeledger.resolve._titles import TitleTable, candidate_ids
 from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
+    STOPWORDS,
     normalize_code,
     normalize_text,
     normalize_title,
@@ -43,7 +50,7 @@ from citeledger.resolve.normalize import (
 from citeledger.resolve.scoring import AuthorIndex, author_index
 
 if TYPE_CHECKING:
-    from citeledger.model import Reference
+    from citeledger.model import Reference, Relation
 
 __all__ = [
     "CandidateProvider",
@@ -53,6 +60,32 @@ __all__ = [
 ]
 
 _PAPER_FIELDS: Final = frozenset(a.name for a in attrs.fields(Paper))
+#: The fields a record may hold for :meth:`Catalog.add_record`'s fast path (the columns of
+#: :class:`_Rows`); a record with any other field is converted by ``Paper`` itself.
+_ROW_FIELDS: Final = frozenset(
+    ("title", "authors", "year", "venue", "volume", "issue", "pages", "identifiers")
+)
+#: Distinct venues whose conversion :class:`_Rows` remembers (venues repeat across a catalog).
+_VENUE_CACHE_SIZE: Final = 200_000
+_NO_AUTHORS: Final[tuple[Any, ...]] = ()
+#: Rows whose title tokens :meth:`Catalog.from_records` gathers before adding them to the
+#: posting lists in one pass (bounds the memory of the gathering).
+_POSTINGS_CHUNK: Final = 1 << 17
+
+# normalize_text of an ASCII title without markup ("<") or entities ("&"): letters lower-cased
+# (ASCII casefold), every other character but a digit a space, words joined by one space. For
+# such text strip_accents is the identity and ``[\W_]+`` matches exactly the runs of ASCII
+# characters that are not letters or digits, so the two agree (a Hypothesis test checks it).
+_ASCII_FOLD: Final = str.maketrans(
+    {
+        chr(c): (chr(c).lower() if chr(c).isalnum() else " ")
+        for c in range(128)
+        if not (chr(c).isalnum() and chr(c).islower()) and chr(c) not in string.digits
+    }
+)
+# title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are
+# the ASCII letters and digits.
+_ASCII_DROP: Final = STOPWORDS | frozenset(string.ascii_lowercase + string.digits)
 
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
@@ -89,6 +122,95 @@ class CandidateProvider(Protocol):
         ...
 
 
+def _is_arrow(value: object) -> bool:
+    """Whether ``value`` is a pyarrow Table or RecordBatch (without importing pyarrow)."""
+    return type(value).__module__.partition(".")[0] == "pyarrow" and hasattr(
+        value, "column_names"
+    )
+
+
+def _arrow_rows(table: Any) -> Iterable[dict[str, Any]]:
+    """The rows of a pyarrow Table or RecordBatch as dicts, read column by column per batch.
+
+    Raises:
+        ModelError: a column is not named as a Paper field.
+    """
+    names = [str(n) for n in table.column_names]
+    unknown = set(names) - _PAPER_FIELDS
+    if unknown:
+        raise ModelError(
+            f"catalog records: columns that are not Paper fields: {', '.join(sorted(unknown))}"
+        )
+    return _arrow_batches(table, names)
+
+
+def _arrow_batches(table: Any, names: list[str]) -> Iterable[dict[str, Any]]:
+    batches = table.to_batches(max_chunksize=65_536) if hasattr(table, "to_batches") else [table]
+    for batch in batches:
+        columns = [batch.column(i).to_pylist() for i in range(len(names))]
+        for values in zip(*columns, strict=True):
+            yield dict(zip(names, values, strict=True))
+
+
+class _Postings:
+    """Title tokens of consecutive papers, added to the posting lists in one pass.
+
+    The same lists as appending each paper's id to each of its tokens' lists in turn (ids in
+    increasing order, once per token), with one numpy sort instead of a Python step per token.
+    """
+
+    __slots__ = ("counts", "pids", "tokens")
+
+    def __init__(self) -> None:
+        self.tokens: list[str] = []
+        self.pids = array("I")
+        self.counts = array("I")
+
+    def __len__(self) -> int:
+        return len(self.pids)
+
+    def add(self, pid: int, tokens: set[str]) -> None:
+        """Paper ``pid`` carries ``tokens`` (ids must come in increasing order)."""
+        if tokens:
+            self.tokens.extend(tokens)
+            self.pids.append(pid)
+            self.counts.append(len(tokens))
+
+    def flush(self, postings: dict[str, array[int]]) -> None:
+        """Append the gathered ids to ``postings`` (in id order) and start again."""
+        tokens = self.tokens
+        if not tokens:
+            return
+        vocab = list(dict.fromkeys(tokens))
+        code_of = dict(zip(vocab, range(len(vocab)), strict=True))
+        codes = np.fromiter(map(code_of.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        ids = np.repeat(
+            np.frombuffer(self.pids, dtype=np.uint32), np.frombuffer(self.counts, dtype=np.uint32)
+        )
+        # A stable sort keeps each token's ids in increasing order.
+        ids = ids[np.argsort(codes, kind="stable")]
+        ends = np.cumsum(np.bincount(codes, minlength=len(vocab))).tolist()
+        start = 0
+        for tok, end in zip(vocab, ends, strict=True):
+            chunk = ids[start:end].tobytes()
+            start = end
+            arr = postings.get(tok)
+            if arr is None:
+                arr = postings[tok] = array("I")
+            arr.frombytes(chunk)
+        self.tokens = []
+        self.pids = array("I")
+        self.counts = array("I")
+
+
+def _same(value: object, convert: Callable[[object], str | None]) -> str | None:
+    """``convert(value)``, as the very object given when the conversion leaves it unchanged."""
+    if value is None:
+        return None
+    converted = convert(value)
+    return value if converted == value and type(value) is str else converted
+
+
 def _shown_repr(value: object) -> str:
     """``repr(value)`` cut to 60 characters, for naming a bad item in an error or a reason."""
     text = repr(value)
@@ -100,8 +222,133 @@ def _shown_repr(value: object) -> str:
 # entries that do repeat (venues, reference titles) from the shared cache.
 _normalize_once: Final = normalize_text.__wrapped__
 
+
+def _title_words(title: str) -> tuple[list[str], set[str]]:
+    """The words of ``normalize_text(title)`` and the set of its ``title_tokens``."""
+    if title.isascii() and "<" not in title and "&" not in title:
+        words = title.translate(_ASCII_FOLD).split()
+        tokens = set(words)
+        tokens -= _ASCII_DROP
+        return words, tokens
+    normalized = _normalize_once(title)
+    return normalized.split(), set(title_tokens(normalized))
+
+
+def _identifier_key(value: object) -> str:
+    """``work_key`` of ``Paper``'s conversion of an identifier (a string or an Identifier).
+
+    A clean bare DOI string (most catalogs' identifiers) takes ``parse_identifier``'s own fast
+    path step by step, without building the identifier: the same checks (the same publisher
+    rules raise the same error) and the key ``work_key`` gives the DOI.
+    """
+    if (
+        type(value) is str
+        and _FAST_DOI_RE.fullmatch(value)
+        and "%" not in value
+        and "&" not in value
+    ):
+        doi = _doi_publisher_rules(value, value.lower())
+        if not doi.startswith(_ARXIV_DOI_PREFIX):
+            return "doi:" + doi
+    return work_key(_identifier(value))  # type: ignore[arg-type]
+
 #: (title similarity 0-100, paper id) pairs returned by :meth:`Catalog.scored_candidates`.
 ScoredCandidate = tuple[float, int]
+
+
+class _Rows:
+    """The columns of the papers a catalog holds as records until they are first read.
+
+    Row ``pid`` is paper ``pid`` (rows of papers added as :class:`Paper` are placeholders).
+    Each column holds the field as ``Paper``'s converter returns it (so building the paper
+    from them converts nothing twice and gives the paper the record describes), except the
+    authors, kept as given (a tuple of names, :class:`Author` values or mappings, converted
+    when the paper is built), and the identifiers, kept as given too (parsed at build time
+    for the index, and again when the paper is built). A record outside these columns is kept
+    in ``records`` as its paper without authors (built to check it) and its authors.
+    """
+
+    __slots__ = (
+        "authors",
+        "identifiers",
+        "issue",
+        "pages",
+        "records",
+        "title",
+        "venue",
+        "venues",
+        "volume",
+        "year",
+    )
+
+    def __init__(self) -> None:
+        self.title: list[str | None] = []
+        self.authors: list[Any] = []
+        self.year = array("H")  # 0: no year (a Paper's year is None or within 1000-2199)
+        self.venue: list[str | None] = []
+        self.volume: list[str | None] = []
+        self.issue: list[str | None] = []
+        self.pages: list[str | None] = []
+        self.identifiers: list[Identifier | str | tuple[Identifier | str, ...]] = []
+        self.records: dict[int, tuple[Paper, Any]] = {}
+        # venue as given -> as converted: one conversion and one string per distinct venue.
+        self.venues: dict[str, str | None] = {}
+
+    def pad(self, n: int) -> None:
+        """Append placeholder rows up to ``n`` rows."""
+        while len(self.title) < n:
+            self.append(None, _NO_AUTHORS, 0, None, None, None, None, ())
+
+    def append(  # noqa: PLR0913 - one argument per column
+        self,
+        title: str | None,
+        authors: Any,
+        year: int,
+        venue: str | None,
+        volume: str | None,
+        issue: str | None,
+        pages: str | None,
+        identifiers: Identifier | str | tuple[Identifier | str, ...],
+    ) -> None:
+        """Append one row (``year`` 0 for none)."""
+        self.title.append(title)
+        self.authors.append(authors)
+        self.year.append(year)
+        self.venue.append(venue)
+        self.volume.append(volume)
+        self.issue.append(issue)
+        self.pages.append(pages)
+        self.identifiers.append(identifiers)
+
+    def venue_of(self, value: object) -> str | None:
+        """``Paper``'s conversion of a venue, remembered per distinct venue string."""
+        if type(value) is not str:
+            return _opt_str(value)
+        venues = self.venues
+        have = venues.get(value, venues)
+        if have is venues:
+            have = _opt_str(value)
+            if len(venues) < _VENUE_CACHE_SIZE:
+                venues[value] = have
+        return have  # type: ignore[return-value]
+
+    def paper(self, pid: int) -> Paper:
+        """Build paper ``pid`` from its row: equal to ``Paper(**record)`` of its record."""
+        record = self.records.get(pid)
+        if record is not None:
+            light, authors = record
+            return attrs.evolve(light, authors=authors)
+        year = self.year[pid]
+        return Paper(
+            title=self.title[pid],
+            authors=self.authors[pid],
+            year=year or None,
+            venue=self.venue[pid],
+            volume=self.volume[pid],
+            issue=self.issue[pid],
+            pages=self.pages[pid],
+            identifiers=self.identifiers[pid],
+        )
 
 
 class Catalog:
@@ -137,6 +384,8 @@ class Catalog:
         "_papers",
         "_postings",
         "_related",
+        "_pending",
+        "_rows",
         "_titles",
         "_versions",
     )
@@ -144,9 +393,11 @@ class Catalog:
     def __init__(
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
-        # Papers, or for a catalog built from records the record until the paper is first read
-        # (then the paper: see :meth:`from_records`).
-        self._papers: list[Paper | dict[str, Any]] = []
+        # The papers; None for a paper added as a record (:meth:`add_record`) until it is first
+        # read: it is built then from its row of ``_rows`` and kept here.
+        self._papers: list[Paper | None] = []
+        # The columns of the papers added as records (None until a record is added).
+        self._rows: _Rows | None = None
         # Each paper's normalised title with its words sorted: RapidFuzz ``ratio`` on these is
         # ``token_sort_ratio`` without re-sorting every candidate at query time. The table
         # scores a query's candidates in one call (compiled when the extension is built).
@@ -157,6 +408,8 @@ class Catalog:
         # version key -> ids, only for identifiers whose version key differs from the work key.
         self._versions: dict[str, int | list[int]] = {}
         self._postings: dict[str, array[int]] = {}
+        # Title tokens gathered for the posting lists while from_records runs (None otherwise).
+        self._pending: _Postings | None = None
         # locator_key(volume, first page) -> ids: the journal/volume/page route for references
         # without a title.
         self._locators: dict[str, int | list[int]] = {}
@@ -198,6 +451,8 @@ class Catalog:
                 f"{_shown_repr(paper)}"
             )
         self._papers.append(paper)
+        if self._rows is not None:
+            self._rows.pad(pid + 1)
         self._index_paper(pid, paper)
         return pid
 
@@ -205,21 +460,65 @@ class Catalog:
         """Add one paper given as a mapping of :class:`~citeledger.model.Paper` fields.
 
         The paper itself is built (``Paper(**record)``) only when it is first read: as a
-        candidate, a result or through ``catalog[pid]``. Every other field is converted now,
-        so the indexes are those of the paper, and a value that ``Paper`` would refuse is
-        refused here; the author names (most of a paper's construction cost) are converted
-        when the paper is built.
+        candidate, a result or through ``catalog[pid]``. Every other field is converted now
+        (by ``Paper``'s own converters), so the indexes are those of the paper, and a value
+        that ``Paper`` would refuse is refused here; the author names (most of a paper's
+        construction cost) are converted when the paper is built. A record of the common
+        fields (title, authors, year, venue, volume, issue, pages, identifiers) is held in
+        columns, without building any object for it; any other record is checked by building
+        the paper without its authors, and kept as given.
 
         Raises:
             ModelError: ``record`` is not a mapping, names a field ``Paper`` does not have, or
                 holds a value it refuses (the message says which item of the stream it was).
         """
         pid = len(self._papers)
-        if not isinstance(record, Mapping):
+        if type(record) is not dict and not isinstance(record, Mapping):
             raise ModelError(
                 f"catalog record {pid}: expected a mapping of Paper fields, got "
                 f"{type(record).__name__}: {_shown_repr(record)}"
             )
+        if not _ROW_FIELDS.issuperset(record):
+            return self._add_whole(pid, record)
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = _Rows()
+        rows.pad(pid)
+        get = record.get
+        authors = get("authors")
+        if authors is None or not authors:
+            authors = _NO_AUTHORS
+        elif not isinstance(authors, str | Iterable):
+            return self._add_whole(pid, record)  # refused there, naming the record
+        # Each value as Paper's converter returns it; any value they refuse (or a shape this
+        # path does not take) goes to _add_whole, which refuses it with Paper's own message.
+        try:
+            title = _same(get("title"), _title)
+            year = get("year")
+            if year is not None:
+                year = _year(year)
+            venue = rows.venue_of(get("venue"))
+            volume = _same(get("volume"), _opt_str)
+            issue = _same(get("issue"), _opt_str)
+            pages = _same(get("pages"), _opt_str)
+            given = get("identifiers")
+            if given is None:
+                given, keys = (), []
+            elif type(given) is list or type(given) is tuple:
+                keys = list(map(_identifier_key, given))
+                # One identifier is kept bare: Paper reads it as the list of it.
+                given = given[0] if len(given) == 1 else tuple(given)
+            else:
+                return self._add_whole(pid, record)
+        except (ModelError, TypeError, ValueError):
+            return self._add_whole(pid, record)
+        self._papers.append(None)
+        rows.append(title, authors, year or 0, venue, volume, issue, pages, given)
+        self._index_fields(pid, title, keys, (), volume, pages)
+        return pid
+
+    def _add_whole(self, pid: int, record: Mapping[str, Any]) -> int:
+        """:meth:`add_record` for any record: check it by building the paper without authors."""
         unknown = set(record) - _PAPER_FIELDS
         if unknown:
             raise ModelError(
@@ -235,14 +534,23 @@ class Catalog:
             light = Paper(**{k: v for k, v in record.items() if k != "authors"})
         except (ModelError, TypeError, ValueError) as exc:
             raise ModelError(f"catalog record {pid}: {exc}") from exc
-        self._papers.append(dict(record) if authors else light)
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = _Rows()
+        rows.pad(pid + 1)
+        if authors:
+            # The paper is the light one with the authors: built when first read.
+            self._papers.append(None)
+            rows.records[pid] = (light, authors)
+        else:
+            self._papers.append(light)
         self._index_paper(pid, light)
         return pid
 
     @classmethod
     def from_records(
         cls,
-        records: Iterable[Mapping[str, Any]],
+        records: Iterable[Mapping[str, Any] | Paper] | Any,
         *,
         block_tokens: int = 4,
         max_df: int | None = None,
@@ -250,50 +558,106 @@ class Catalog:
         """A catalog of papers given as mappings of :class:`~citeledger.model.Paper` fields.
 
         Indexes exactly what ``Catalog(Paper(**r) for r in records)`` would (the resolver
-        decides alike: a test checks it), without building every paper first: each one is
-        built from its record the first time it is read (as a candidate or a result), so a
-        large catalog of which a run reads a few candidates per reference skips most of the
-        cost of building papers (their author names above all).
+        decides alike: tests check it), without building the papers: the fields are converted
+        and checked by ``Paper``'s own converters and held in columns, and each paper is built
+        from its record the first time it is read (as a candidate, a result or through
+        ``catalog[pid]``), then kept. About 10 CPU-seconds and 0.6 GB per million records of
+        the common fields (``benchmarks/catalog_build.py``).
+
+        ``records`` may be:
+
+        * any iterable of mappings (a generator is fine: it is consumed once);
+        * a pyarrow ``Table`` or ``RecordBatch`` whose columns are named as ``Paper`` fields
+          (``pip install citeledger[arrow]``; read column by column, a batch at a time);
+        * papers, or a mix of papers and mappings: a :class:`~citeledger.model.Paper` item is
+          added as it is. So the dump readers' papers go straight in:
+          ``Catalog.from_records(iter_opencitations_meta_csv(path))``, and for OpenAlex
+          ``Catalog.from_records(iter_openalex_works(path, parse=lambda w:
+          work_from_json(w).paper))`` (the readers' raw dicts are source records, not
+          ``Paper`` fields).
 
         Raises:
-            ModelError: ``records`` is not an iterable of mappings, or a record is refused
-                (:meth:`add_record`).
+            ModelError: ``records`` is not one of the above, or a record is refused
+                (:meth:`add_record`; the message names the record's index).
 
         Example:
             >>> cat = Catalog.from_records([{"title": "Attention is all you need", "year": 2017}])
             >>> cat[0].year
             2017
         """
+        catalog = cls(block_tokens=block_tokens, max_df=max_df)
         given: object = records
+        if _is_arrow(given):
+            given = _arrow_rows(given)
         if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
             raise ModelError(
-                "a catalog is built from records (an iterable of mappings of Paper fields), "
-                f"not a {type(given).__name__}"
+                "a catalog is built from records (an iterable of mappings of Paper fields, or "
+                f"a pyarrow Table), not a {type(given).__name__}"
             )
-        catalog = cls(block_tokens=block_tokens, max_df=max_df)
-        add = catalog.add_record
-        for record in records:
-            add(record)
+        add, add_paper = catalog.add_record, catalog.add
+        pending = catalog._pending = _Postings()
+        try:
+            for record in given:
+                if type(record) is dict:
+                    add(record)
+                elif isinstance(record, Paper):
+                    add_paper(record)
+                else:
+                    add(record)
+                if len(pending) >= _POSTINGS_CHUNK:
+                    pending.flush(catalog._postings)
+            pending.flush(catalog._postings)
+        finally:
+            catalog._pending = None
         return catalog
 
     def _index_paper(self, pid: int, paper: Paper) -> None:
-        title = _normalize_once(paper.title) if paper.title else ""
-        self._normalized.append(title)
-        self._titles.append(" ".join(sorted(title.split())))
-        for ident in paper.identifiers:
-            key = work_key(ident)
+        self._index_fields(
+            pid,
+            paper.title,
+            [work_key(i) for i in paper.identifiers],
+            [work_key(r.identifier) for r in paper.related],
+            paper.volume,
+            paper.pages,
+        )
+
+    def _index_fields(  # noqa: PLR0913 - the fields the indexes read
+        self,
+        pid: int,
+        title: str | None,
+        keys: Iterable[str],
+        related: Iterable[str],
+        volume: str | None,
+        pages: str | None,
+    ) -> None:
+        """Index paper ``pid``: its converted title, its identifiers' and relations' work keys,
+        and its volume and pages."""
+        if title:
+            words, tokens = _title_words(title)
+            self._normalized.append(" ".join(words))
+            words.sort()
+            self._titles.append(" ".join(words))
+        else:
+            tokens = set()
+            self._normalized.append("")
+            self._titles.append("")
+        for key in keys:
             self._index(self._ids, key, pid)
             base = version_of(key)
             if base != key:
                 self._index(self._versions, base, pid)
-        for rel in paper.related:
-            self._index(self._related, work_key(rel.identifier), pid)
-        if paper.volume and paper.pages:
-            loc = locator_key(paper.volume, paper.first_page)
+        for key in related:
+            self._index(self._related, key, pid)
+        if volume and pages:
+            loc = locator_key(volume, first_page_of(pages))
             if loc is not None:
                 self._index(self._locators, loc, pid)
+        pending = self._pending
+        if pending is not None:
+            pending.add(pid, tokens)
+            return
         postings = self._postings
-        for tok in set(title_tokens(title)):
+        for tok in tokens:
             arr = postings.get(tok)
             if arr is None:
                 postings[tok] = array("I", (pid,))
@@ -324,9 +688,15 @@ class Catalog:
 
     def __getitem__(self, pid: int) -> Paper:
         have = self._papers[pid]
-        if isinstance(have, Paper):
+        if have is not None:
             return have
-        paper = self._papers[pid] = Paper(**have)  # a record (from_records), built once
+        # A record (add_record): built from its row once, then kept.
+        if pid < 0:
+            pid += len(self._papers)
+        rows = self._rows
+        assert rows is not None  # noqa: S101 - only records leave a None
+        paper = self._papers[pid] = rows.paper(pid)
+        rows.records.pop(pid, None)
         return paper
 
     def title_of(self, pid: int) -> str:
