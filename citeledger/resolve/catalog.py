@@ -23,19 +23,20 @@ insertion order: ties are broken by the papers' keys, and posting lists are neve
 
 from __future__ import annotations
 
+import gc
 import string
 from array import array
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 import attrs
-import numpy as np
 
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
 from citeledger.model import Paper
+from citeledger.model import _convert
 from citeledger.model._convert import _identifier, _opt_str, _year
 from citeledger.model._work import _title, first_page_of
 from citeledger.resolve._titles import TitleTable, candidate_ids
@@ -68,20 +69,14 @@ _ROW_FIELDS: Final = frozenset(
 #: Distinct venues whose conversion :class:`_Rows` remembers (venues repeat across a catalog).
 _VENUE_CACHE_SIZE: Final = 200_000
 _NO_AUTHORS: Final[tuple[Any, ...]] = ()
-#: Rows whose title tokens :meth:`Catalog.from_records` gathers before adding them to the
-#: posting lists in one pass (bounds the memory of the gathering).
-_POSTINGS_CHUNK: Final = 1 << 17
-
 # normalize_text of an ASCII title without markup ("<") or entities ("&"): letters lower-cased
 # (ASCII casefold), every other character but a digit a space, words joined by one space. For
 # such text strip_accents is the identity and ``[\W_]+`` matches exactly the runs of ASCII
 # characters that are not letters or digits, so the two agree (a Hypothesis test checks it).
+# Every ASCII character is in the table (a character missing from it costs str.translate a
+# KeyError per distinct character and call).
 _ASCII_FOLD: Final = str.maketrans(
-    {
-        chr(c): (chr(c).lower() if chr(c).isalnum() else " ")
-        for c in range(128)
-        if not (chr(c).isalnum() and chr(c).islower()) and chr(c) not in string.digits
-    }
+    {chr(c): (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
 )
 # title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are
 # the ASCII letters and digits.
@@ -150,57 +145,6 @@ def _arrow_batches(table: Any, names: list[str]) -> Iterable[dict[str, Any]]:
         columns = [batch.column(i).to_pylist() for i in range(len(names))]
         for values in zip(*columns, strict=True):
             yield dict(zip(names, values, strict=True))
-
-
-class _Postings:
-    """Title tokens of consecutive papers, added to the posting lists in one pass.
-
-    The same lists as appending each paper's id to each of its tokens' lists in turn (ids in
-    increasing order, once per token), with one numpy sort instead of a Python step per token.
-    """
-
-    __slots__ = ("counts", "pids", "tokens")
-
-    def __init__(self) -> None:
-        self.tokens: list[str] = []
-        self.pids = array("I")
-        self.counts = array("I")
-
-    def __len__(self) -> int:
-        return len(self.pids)
-
-    def add(self, pid: int, tokens: set[str]) -> None:
-        """Paper ``pid`` carries ``tokens`` (ids must come in increasing order)."""
-        if tokens:
-            self.tokens.extend(tokens)
-            self.pids.append(pid)
-            self.counts.append(len(tokens))
-
-    def flush(self, postings: dict[str, array[int]]) -> None:
-        """Append the gathered ids to ``postings`` (in id order) and start again."""
-        tokens = self.tokens
-        if not tokens:
-            return
-        vocab = list(dict.fromkeys(tokens))
-        code_of = dict(zip(vocab, range(len(vocab)), strict=True))
-        codes = np.fromiter(map(code_of.__getitem__, tokens), dtype=np.int64, count=len(tokens))
-        ids = np.repeat(
-            np.frombuffer(self.pids, dtype=np.uint32), np.frombuffer(self.counts, dtype=np.uint32)
-        )
-        # A stable sort keeps each token's ids in increasing order.
-        ids = ids[np.argsort(codes, kind="stable")]
-        ends = np.cumsum(np.bincount(codes, minlength=len(vocab))).tolist()
-        start = 0
-        for tok, end in zip(vocab, ends, strict=True):
-            chunk = ids[start:end].tobytes()
-            start = end
-            arr = postings.get(tok)
-            if arr is None:
-                arr = postings[tok] = array("I")
-            arr.frombytes(chunk)
-        self.tokens = []
-        self.pids = array("I")
-        self.counts = array("I")
 
 
 def _same(value: object, convert: Callable[[object], str | None]) -> str | None:
@@ -384,7 +328,6 @@ class Catalog:
         "_papers",
         "_postings",
         "_related",
-        "_pending",
         "_rows",
         "_titles",
         "_versions",
@@ -408,8 +351,6 @@ class Catalog:
         # version key -> ids, only for identifiers whose version key differs from the work key.
         self._versions: dict[str, int | list[int]] = {}
         self._postings: dict[str, array[int]] = {}
-        # Title tokens gathered for the posting lists while from_records runs (None otherwise).
-        self._pending: _Postings | None = None
         # locator_key(volume, first page) -> ids: the journal/volume/page route for references
         # without a title.
         self._locators: dict[str, int | list[int]] = {}
@@ -473,49 +414,139 @@ class Catalog:
                 holds a value it refuses (the message says which item of the stream it was).
         """
         pid = len(self._papers)
-        if type(record) is not dict and not isinstance(record, Mapping):
-            raise ModelError(
-                f"catalog record {pid}: expected a mapping of Paper fields, got "
-                f"{type(record).__name__}: {_shown_repr(record)}"
-            )
-        if not _ROW_FIELDS.issuperset(record):
-            return self._add_whole(pid, record)
+        self._add_many((record,))
+        return pid
+
+    def _add_many(self, records: Iterable[object]) -> None:  # noqa: C901, PLR0912, PLR0915
+        """:meth:`add_record` for each record (and :meth:`add` for each Paper), in one loop.
+
+        The common record (only the fields of ``_Rows``, values of the usual types) is converted
+        here inline, each step the same as ``Paper``'s converter on such a value (a test checks
+        the catalogs alike); anything else goes to :meth:`_add_whole`, which builds the paper.
+        """
+        papers = self._papers
         rows = self._rows
         if rows is None:
             rows = self._rows = _Rows()
-        rows.pad(pid)
-        get = record.get
-        authors = get("authors")
-        if authors is None or not authors:
-            authors = _NO_AUTHORS
-        elif not isinstance(authors, str | Iterable):
-            return self._add_whole(pid, record)  # refused there, naming the record
-        # Each value as Paper's converter returns it; any value they refuse (or a shape this
-        # path does not take) goes to _add_whole, which refuses it with Paper's own message.
-        try:
-            title = _same(get("title"), _title)
-            year = get("year")
-            if year is not None:
-                year = _year(year)
-            venue = rows.venue_of(get("venue"))
-            volume = _same(get("volume"), _opt_str)
-            issue = _same(get("issue"), _opt_str)
-            pages = _same(get("pages"), _opt_str)
-            given = get("identifiers")
-            if given is None:
-                given, keys = (), []
-            elif type(given) is list or type(given) is tuple:
-                keys = list(map(_identifier_key, given))
-                # One identifier is kept bare: Paper reads it as the list of it.
-                given = given[0] if len(given) == 1 else tuple(given)
+        rows.pad(len(papers))
+        superset = _ROW_FIELDS.issuperset
+        venue_of = rows.venue_of
+        r_title, r_authors, r_year = rows.title.append, rows.authors.append, rows.year.append
+        r_venue, r_volume, r_issue = rows.venue.append, rows.volume.append, rows.issue.append
+        r_pages, r_ids = rows.pages.append, rows.identifiers.append
+        normalized, titles = self._normalized.append, self._titles.append
+        ids, locators, index = self._ids, self._locators, self._index
+        postings = self._postings
+        low, high = _convert.YEAR_RANGE
+        for record in records:
+            pid = len(papers)
+            if type(record) is not dict:
+                if isinstance(record, Paper):
+                    self.add(record)
+                    continue
+                if not isinstance(record, Mapping):
+                    raise ModelError(
+                        f"catalog record {pid}: expected a mapping of Paper fields, got "
+                        f"{type(record).__name__}: {_shown_repr(record)}"
+                    )
+            if not superset(record):
+                self._add_whole(pid, record)
+                continue
+            get = record.get
+            authors = get("authors")
+            if authors is None or not authors:
+                authors = _NO_AUTHORS
+            elif not isinstance(authors, str | Iterable):
+                self._add_whole(pid, record)  # refused there, naming the record
+                continue
+            # Each value as Paper's converter returns it (for an ASCII string, _opt_str is the
+            # whitespace folding; an int year in range is kept); any value they refuse, or of a
+            # shape this loop does not take, goes to _add_whole, which refuses it with Paper's
+            # own message.
+            try:
+                title = get("title")
+                if type(title) is str and title.isascii():
+                    text = " ".join(title.split())
+                    if text != title:
+                        title = text or None
+                elif title is not None:
+                    title = _title(title)
+                year = get("year")
+                if year is not None and not (type(year) is int and low <= year <= high):
+                    year = _year(year)
+                venue = venue_of(get("venue"))
+                volume = get("volume")
+                if type(volume) is str and volume.isascii():
+                    text = " ".join(volume.split())
+                    if text != volume:
+                        volume = text or None
+                elif volume is not None:
+                    volume = _opt_str(volume)
+                pages = get("pages")
+                if type(pages) is str and pages.isascii():
+                    text = " ".join(pages.split())
+                    if text != pages:
+                        pages = text or None
+                elif pages is not None:
+                    pages = _opt_str(pages)
+                issue = get("issue")
+                if issue is not None:
+                    issue = _same(issue, _opt_str)
+                given = get("identifiers")
+                if given is None:
+                    keys: list[str] = []
+                    given = ()
+                elif type(given) is list or type(given) is tuple:
+                    keys = [_identifier_key(v) for v in given]
+                    # One identifier is kept bare: Paper reads it as the list of it.
+                    given = given[0] if len(given) == 1 else tuple(given)
+                else:
+                    self._add_whole(pid, record)
+                    continue
+            except (ModelError, TypeError, ValueError):
+                self._add_whole(pid, record)
+                continue
+            papers.append(None)
+            r_title(title)
+            r_authors(authors)
+            r_year(year or 0)
+            r_venue(venue)
+            r_volume(volume)
+            r_issue(issue)
+            r_pages(pages)
+            r_ids(given)
+            # The indexes, as _index_fields builds them.
+            if title:
+                words, tokens = _title_words(title)
+                normalized(" ".join(words))
+                words.sort()
+                titles(" ".join(words))
             else:
-                return self._add_whole(pid, record)
-        except (ModelError, TypeError, ValueError):
-            return self._add_whole(pid, record)
-        self._papers.append(None)
-        rows.append(title, authors, year or 0, venue, volume, issue, pages, given)
-        self._index_fields(pid, title, keys, (), volume, pages)
-        return pid
+                tokens = set()
+                normalized("")
+                titles("")
+            for key in keys:
+                if key in ids:
+                    index(ids, key, pid)
+                else:
+                    ids[key] = pid
+                base = version_of(key)
+                if base != key:
+                    index(self._versions, base, pid)
+            if volume and pages:
+                if volume.isdigit() and pages.isdigit() and volume.isascii() and pages.isascii():
+                    # normalize_code keeps ASCII digits, and they hold no page range.
+                    loc: str | None = f"{volume}|{pages}"
+                else:
+                    loc = locator_key(volume, first_page_of(pages))
+                if loc is not None:
+                    index(locators, loc, pid)
+            for tok in tokens:
+                arr = postings.get(tok)
+                if arr is None:
+                    postings[tok] = array("I", (pid,))
+                else:
+                    arr.append(pid)
 
     def _add_whole(self, pid: int, record: Mapping[str, Any]) -> int:
         """:meth:`add_record` for any record: check it by building the paper without authors."""
@@ -594,21 +625,15 @@ class Catalog:
                 "a catalog is built from records (an iterable of mappings of Paper fields, or "
                 f"a pyarrow Table), not a {type(given).__name__}"
             )
-        add, add_paper = catalog.add_record, catalog.add
-        pending = catalog._pending = _Postings()
+        # The build makes few objects that outlive it but walks many that the caller holds
+        # (the records): the cyclic collector would walk them again and again for nothing.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            for record in given:
-                if type(record) is dict:
-                    add(record)
-                elif isinstance(record, Paper):
-                    add_paper(record)
-                else:
-                    add(record)
-                if len(pending) >= _POSTINGS_CHUNK:
-                    pending.flush(catalog._postings)
-            pending.flush(catalog._postings)
+            catalog._add_many(given)
         finally:
-            catalog._pending = None
+            if collecting:
+                gc.enable()
         return catalog
 
     def _index_paper(self, pid: int, paper: Paper) -> None:
@@ -652,10 +677,6 @@ class Catalog:
             loc = locator_key(volume, first_page_of(pages))
             if loc is not None:
                 self._index(self._locators, loc, pid)
-        pending = self._pending
-        if pending is not None:
-            pending.add(pid, tokens)
-            return
         postings = self._postings
         for tok in tokens:
             arr = postings.get(tok)
