@@ -23,16 +23,20 @@ insertion order: ties are broken by the papers' keys, and posting lists are neve
 
 from __future__ import annotations
 
+import collections
+import functools
 import gc
 import string
 from array import array
 from collections.abc import Callable, Iterable, Mapping
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 import attrs
 
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
+from citeledger.identifiers._work import _VERSIONED_REGISTRANTS
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
 from citeledger.model import Paper
@@ -147,6 +151,10 @@ def _arrow_batches(table: Any, names: list[str]) -> Iterable[dict[str, Any]]:
             yield dict(zip(names, values, strict=True))
 
 
+#: An empty posting list (``array("I")``), for a defaultdict.
+_new_postings: Final = functools.partial(array, "I")
+
+
 def _same(value: object, convert: Callable[[object], str | None]) -> str | None:
     """``convert(value)``, as the very object given when the conversion leaves it unchanged."""
     if value is None:
@@ -171,9 +179,8 @@ def _title_words(title: str) -> tuple[list[str], set[str]]:
     """The words of ``normalize_text(title)`` and the set of its ``title_tokens``."""
     if title.isascii() and "<" not in title and "&" not in title:
         words = title.translate(_ASCII_FOLD).split()
-        tokens = set(words)
-        tokens -= _ASCII_DROP
-        return words, tokens
+        # (``difference`` walks the words; ``-=`` would walk the stopwords.)
+        return words, set(words).difference(_ASCII_DROP)
     normalized = _normalize_once(title)
     return normalized.split(), set(title_tokens(normalized))
 
@@ -417,7 +424,9 @@ class Catalog:
         self._add_many((record,))
         return pid
 
-    def _add_many(self, records: Iterable[object]) -> None:  # noqa: C901, PLR0912, PLR0915
+    def _add_many(  # noqa: C901, PLR0912, PLR0915
+        self, records: Iterable[object], *, bulk: bool = False
+    ) -> None:
         """:meth:`add_record` for each record (and :meth:`add` for each Paper), in one loop.
 
         The common record (only the fields of ``_Rows``, values of the usual types) is converted
@@ -430,13 +439,15 @@ class Catalog:
             rows = self._rows = _Rows()
         rows.pad(len(papers))
         superset = _ROW_FIELDS.issuperset
-        venue_of = rows.venue_of
+        venue_of, venues = rows.venue_of, rows.venues
         r_title, r_authors, r_year = rows.title.append, rows.authors.append, rows.year.append
         r_venue, r_volume, r_issue = rows.venue.append, rows.volume.append, rows.issue.append
         r_pages, r_ids = rows.pages.append, rows.identifiers.append
         normalized, titles = self._normalized.append, self._titles.append
         ids, locators, index = self._ids, self._locators, self._index
         postings = self._postings
+        consume = collections.deque(maxlen=0).extend
+        append = array.append
         low, high = _convert.YEAR_RANGE
         for record in records:
             pid = len(papers)
@@ -474,7 +485,11 @@ class Catalog:
                 year = get("year")
                 if year is not None and not (type(year) is int and low <= year <= high):
                     year = _year(year)
-                venue = venue_of(get("venue"))
+                venue = get("venue")
+                if venue is not None:
+                    venue = venues.get(venue, venues)
+                    if venue is venues:
+                        venue = venue_of(get("venue"))
                 volume = get("volume")
                 if type(volume) is str and volume.isascii():
                     text = " ".join(volume.split())
@@ -497,7 +512,7 @@ class Catalog:
                     keys: list[str] = []
                     given = ()
                 elif type(given) is list or type(given) is tuple:
-                    keys = [_identifier_key(v) for v in given]
+                    keys = list(map(_identifier_key, given))
                     # One identifier is kept bare: Paper reads it as the list of it.
                     given = given[0] if len(given) == 1 else tuple(given)
                 else:
@@ -517,7 +532,11 @@ class Catalog:
             r_ids(given)
             # The indexes, as _index_fields builds them.
             if title:
-                words, tokens = _title_words(title)
+                if title.isascii() and "<" not in title and "&" not in title:
+                    words = title.translate(_ASCII_FOLD).split()
+                    tokens = set(words).difference(_ASCII_DROP)
+                else:
+                    words, tokens = _title_words(title)
                 normalized(" ".join(words))
                 words.sort()
                 titles(" ".join(words))
@@ -530,9 +549,10 @@ class Catalog:
                     index(ids, key, pid)
                 else:
                     ids[key] = pid
-                base = version_of(key)
-                if base != key:
-                    index(self._versions, base, pid)
+                if key[:4] != "doi:" or key[4 : key.find("/")] in _VERSIONED_REGISTRANTS:
+                    base = version_of(key)  # (which keeps any other DOI's key)
+                    if base != key:
+                        index(self._versions, base, pid)
             if volume and pages:
                 if volume.isdigit() and pages.isdigit() and volume.isascii() and pages.isascii():
                     # normalize_code keeps ASCII digits, and they hold no page range.
@@ -540,13 +560,19 @@ class Catalog:
                 else:
                     loc = locator_key(volume, first_page_of(pages))
                 if loc is not None:
-                    index(locators, loc, pid)
+                    if loc in locators:
+                        index(locators, loc, pid)
+                    else:
+                        locators[loc] = pid
+            if bulk:
+                # postings is a defaultdict here (from_records): every step runs in C.
+                consume(map(append, map(postings.__getitem__, tokens), repeat(pid)))
+                continue
             for tok in tokens:
-                arr = postings.get(tok)
-                if arr is None:
+                try:
+                    postings[tok].append(pid)
+                except KeyError:
                     postings[tok] = array("I", (pid,))
-                else:
-                    arr.append(pid)
 
     def _add_whole(self, pid: int, record: Mapping[str, Any]) -> int:
         """:meth:`add_record` for any record: check it by building the paper without authors."""
@@ -629,9 +655,13 @@ class Catalog:
         # (the records): the cyclic collector would walk them again and again for nothing.
         collecting = gc.isenabled()
         gc.disable()
+        # Missing tokens get their list as they are looked up (see _add_many), then a plain
+        # dict again.
+        catalog._postings = collections.defaultdict(_new_postings)
         try:
-            catalog._add_many(given)
+            catalog._add_many(given, bulk=True)
         finally:
+            catalog._postings = dict(catalog._postings)
             if collecting:
                 gc.enable()
         return catalog
