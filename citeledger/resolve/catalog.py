@@ -36,11 +36,10 @@ import attrs
 
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
-from citeledger.identifiers._work import _VERSIONED_REGISTRANTS
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
-from citeledger.model import Paper
-from citeledger.model import _convert
+from citeledger.identifiers._work import _VERSIONED_REGISTRANTS
+from citeledger.model import Paper, _convert
 from citeledger.model._convert import _identifier, _opt_str, _year
 from citeledger.model._work import _title, first_page_of
 from citeledger.resolve._titles import TitleTable, candidate_ids
@@ -55,7 +54,7 @@ from citeledger.resolve.normalize import (
 from citeledger.resolve.scoring import AuthorIndex, author_index
 
 if TYPE_CHECKING:
-    from citeledger.model import Reference, Relation
+    from citeledger.model import Reference
 
 __all__ = [
     "CandidateProvider",
@@ -123,9 +122,7 @@ class CandidateProvider(Protocol):
 
 def _is_arrow(value: object) -> bool:
     """Whether ``value`` is a pyarrow Table or RecordBatch (without importing pyarrow)."""
-    return type(value).__module__.partition(".")[0] == "pyarrow" and hasattr(
-        value, "column_names"
-    )
+    return type(value).__module__.partition(".")[0] == "pyarrow" and hasattr(value, "column_names")
 
 
 def _arrow_rows(table: Any) -> Iterable[dict[str, Any]]:
@@ -203,6 +200,7 @@ def _identifier_key(value: object) -> str:
             return "doi:" + doi
     return work_key(_identifier(value))  # type: ignore[arg-type]
 
+
 #: (title similarity 0-100, paper id) pairs returned by :meth:`Catalog.scored_candidates`.
 ScoredCandidate = tuple[float, int]
 
@@ -250,7 +248,7 @@ class _Rows:
         while len(self.title) < n:
             self.append(None, _NO_AUTHORS, 0, None, None, None, None, ())
 
-    def append(  # noqa: PLR0913 - one argument per column
+    def append(  # noqa: PLR0917 - one argument per column
         self,
         title: str | None,
         authors: Any,
@@ -424,9 +422,7 @@ class Catalog:
         self._add_many((record,))
         return pid
 
-    def _add_many(  # noqa: C901, PLR0912, PLR0915
-        self, records: Iterable[object], *, bulk: bool = False
-    ) -> None:
+    def _add_many(self, records: Iterable[object], *, bulk: bool = False) -> None:
         """:meth:`add_record` for each record (and :meth:`add` for each Paper), in one loop.
 
         The common record (only the fields of ``_Rows``, values of the usual types) is converted
@@ -446,7 +442,9 @@ class Catalog:
         normalized, titles = self._normalized.append, self._titles.append
         ids, locators, index = self._ids, self._locators, self._index
         postings = self._postings
-        consume = collections.deque(maxlen=0).extend
+        ids_setdefault, locators_setdefault = ids.setdefault, locators.setdefault
+        fast_doi = _FAST_DOI_RE.fullmatch
+        consume = collections.deque[object](maxlen=0).extend
         append = array.append
         low, high = _convert.YEAR_RANGE
         for record in records:
@@ -467,7 +465,7 @@ class Catalog:
             authors = get("authors")
             if authors is None or not authors:
                 authors = _NO_AUTHORS
-            elif not isinstance(authors, str | Iterable):
+            elif type(authors) is not list and not isinstance(authors, str | Iterable):
                 self._add_whole(pid, record)  # refused there, naming the record
                 continue
             # Each value as Paper's converter returns it (for an ASCII string, _opt_str is the
@@ -511,6 +509,23 @@ class Catalog:
                 if given is None:
                     keys: list[str] = []
                     given = ()
+                elif type(given) is list and len(given) == 1:
+                    # One identifier (the common case), most often a clean DOI: as
+                    # _identifier_key, inline.
+                    one = given[0]
+                    if (
+                        type(one) is str
+                        and fast_doi(one)
+                        and "%" not in one
+                        and "&" not in one
+                        and not (doi := _doi_publisher_rules(one, one.lower())).startswith(
+                            _ARXIV_DOI_PREFIX
+                        )
+                    ):
+                        keys = ["doi:" + doi]
+                    else:
+                        keys = [_identifier_key(one)]
+                    given = one  # kept bare: Paper reads it as the list of it
                 elif type(given) is list or type(given) is tuple:
                     keys = list(map(_identifier_key, given))
                     # One identifier is kept bare: Paper reads it as the list of it.
@@ -545,10 +560,8 @@ class Catalog:
                 normalized("")
                 titles("")
             for key in keys:
-                if key in ids:
+                if ids_setdefault(key, pid) is not pid:
                     index(ids, key, pid)
-                else:
-                    ids[key] = pid
                 if key[:4] != "doi:" or key[4 : key.find("/")] in _VERSIONED_REGISTRANTS:
                     base = version_of(key)  # (which keeps any other DOI's key)
                     if base != key:
@@ -559,11 +572,8 @@ class Catalog:
                     loc: str | None = f"{volume}|{pages}"
                 else:
                     loc = locator_key(volume, first_page_of(pages))
-                if loc is not None:
-                    if loc in locators:
-                        index(locators, loc, pid)
-                    else:
-                        locators[loc] = pid
+                if loc is not None and locators_setdefault(loc, pid) is not pid:
+                    index(locators, loc, pid)
             if bulk:
                 # postings is a defaultdict here (from_records): every step runs in C.
                 consume(map(append, map(postings.__getitem__, tokens), repeat(pid)))
@@ -676,7 +686,7 @@ class Catalog:
             paper.pages,
         )
 
-    def _index_fields(  # noqa: PLR0913 - the fields the indexes read
+    def _index_fields(  # noqa: PLR0917 - the fields the indexes read
         self,
         pid: int,
         title: str | None,
@@ -685,8 +695,7 @@ class Catalog:
         volume: str | None,
         pages: str | None,
     ) -> None:
-        """Index paper ``pid``: its converted title, its identifiers' and relations' work keys,
-        and its volume and pages."""
+        """Index paper ``pid`` by its converted title, work keys, relations' keys and locator."""
         if title:
             words, tokens = _title_words(title)
             self._normalized.append(" ".join(words))
@@ -745,7 +754,7 @@ class Catalog:
         if pid < 0:
             pid += len(self._papers)
         rows = self._rows
-        assert rows is not None  # noqa: S101 - only records leave a None
+        assert rows is not None
         paper = self._papers[pid] = rows.paper(pid)
         rows.records.pop(pid, None)
         return paper
