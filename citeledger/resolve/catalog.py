@@ -628,8 +628,10 @@ class Catalog:
         decides alike: tests check it), without building the papers: the fields are converted
         and checked by ``Paper``'s own converters and held in columns, and each paper is built
         from its record the first time it is read (as a candidate, a result or through
-        ``catalog[pid]``), then kept. About 10 CPU-seconds and 0.6 GB per million records of
-        the common fields (``benchmarks/catalog_build.py``).
+        ``catalog[pid]``), then kept. The cyclic garbage collector is paused while it runs
+        (the build makes no cycles, and the collector would walk the caller's records again and
+        again). About 16-19 CPU-seconds and 0.5 GB per million records of the common fields
+        on the shared workload, against 48 before (``benchmarks/catalog_build.py``).
 
         ``records`` may be:
 
