@@ -633,8 +633,8 @@ class Catalog:
         from its record the first time it is read (as a candidate, a result or through
         ``catalog[pid]``), then kept. The cyclic garbage collector is paused while it runs
         (the build makes no cycles, and the collector would walk the caller's records again and
-        again). About 16-19 CPU-seconds and 0.5 GB per million records of the common fields
-        on the shared workload, against 48 before (``benchmarks/catalog_build.py``).
+        again). About 18-24 CPU-seconds and 0.5 GB per million records of the common fields
+        on the shared workload, against 41-43 before (``benchmarks/catalog_build.py``).
 
         ``records`` may be:
 
