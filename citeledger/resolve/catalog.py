@@ -106,6 +106,19 @@ def locator_key(volume: str | None, first_page: str | None) -> str | None:
     return f"{v}|{p}" if v and p else None
 
 
+class _ArrowColumns(Protocol):
+    """A pyarrow ``Table`` or ``RecordBatch``, as :meth:`Catalog.from_records` reads it."""
+
+    @property
+    def column_names(self) -> list[str]:
+        """The columns' names (``Paper`` fields)."""
+        ...
+
+    def column(self, i: int) -> Any:
+        """Column ``i``."""
+        ...
+
+
 @runtime_checkable
 class CandidateProvider(Protocol):
     """**Protocol**: something that can propose papers for a reference.
@@ -620,7 +633,7 @@ class Catalog:
     @classmethod
     def from_records(
         cls,
-        records: Iterable[Mapping[str, Any] | Paper] | Any,
+        records: Iterable[Mapping[str, Any] | Paper] | _ArrowColumns,
         *,
         block_tokens: int = 4,
         max_df: int | None = None,

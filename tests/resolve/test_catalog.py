@@ -365,7 +365,8 @@ def test_from_records_refuses_bad_rows_naming_them() -> None:
 
 
 def test_from_records_takes_papers_as_the_dump_readers_yield() -> None:
-    cat = cl.Catalog.from_records(iter([A, {"title": "Another title", "year": 2001}, B]))
+    items: list[cl.Paper | dict[str, object]] = [A, {"title": "Another title", "year": 2001}, B]
+    cat = cl.Catalog.from_records(iter(items))
     assert cat[0] is A
     assert cat[2] is B
     assert cat[1] == cl.Paper(title="Another title", year=2001)
