@@ -230,6 +230,16 @@ def _title(value: object) -> str | None:
     return _opt_str(value)
 
 
+_PAGE_RANGE_RE = re.compile(r"\s*[-–—]\s*")
+
+
+def first_page_of(pages: str | None) -> str | None:
+    """The first page of a page range ("1" of "1-14"), as :attr:`Paper.first_page` reads it."""
+    if not pages:
+        return None
+    return _PAGE_RANGE_RE.split(pages, maxsplit=1)[0] or None
+
+
 _SCHEME_PRIORITY = {
     Scheme.DOI: 0,
     Scheme.ARXIV: 1,
@@ -280,9 +290,7 @@ class Paper:
     @property
     def first_page(self) -> str | None:
         """The first page of :attr:`pages` ("1" of "1-14")."""
-        if not self.pages:
-            return None
-        return re.split(r"\s*[-–—]\s*", self.pages, maxsplit=1)[0] or None
+        return first_page_of(self.pages)
 
     def identifier(self, scheme: Scheme | str) -> Identifier | None:
         """The first identifier of ``scheme``, or None."""

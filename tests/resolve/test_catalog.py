@@ -13,7 +13,7 @@ import citeledger as cl
 from citeledger.identifiers import version_key
 from citeledger.model import Relation
 from citeledger.resolve import catalog as catalog_module
-from citeledger.resolve.normalize import normalize_title
+from citeledger.resolve.normalize import normalize_title, title_tokens
 
 A = cl.Paper(
     title="Attention is all you need",
@@ -193,3 +193,255 @@ def test_blocking_follows_its_documented_rule(
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(catalog_module, "_SCAN_BUDGET", budget)
         assert cat.blocking_ids(" ".join(query)) == sorted(expected)
+
+
+# --------------------------------------------------------------------------- from_records
+
+
+def _same_catalog(got: cl.Catalog, want: cl.Catalog) -> None:
+    """Two catalogs hold the same papers and the same indexes."""
+    assert len(got) == len(want)
+    for name in ("_ids", "_related", "_versions", "_locators", "_normalized"):
+        assert getattr(got, name) == getattr(want, name), name
+    assert {k: list(v) for k, v in got._postings.items() if v} == {
+        k: list(v) for k, v in want._postings.items() if v
+    }
+    assert type(got._postings) is dict
+    assert [got._titles[i] for i in range(len(got))] == [want._titles[i] for i in range(len(want))]
+    assert [got[i] for i in range(len(got))] == [want[i] for i in range(len(want))]
+
+
+_TEXTS = st.one_of(
+    st.sampled_from(
+        [
+            "Attention is all you need",
+            "  Deep   residual\tlearning ",
+            "CO<sub>2</sub> capture & storage",
+            "Tom &amp; Jerry: a <i>survey</i>",
+            "Über-Graphs: the ﬁrst Łukasiewicz study",
+            "Ångström-scale imaging of a cell",
+            "a of the in",
+            "x",
+            "",
+            "   ",
+            "broken \ud800 surrogate",
+            "２２ full width",
+        ]
+    ),
+    st.text(max_size=30),
+    st.text(alphabet=st.characters(max_codepoint=127), max_size=30),
+)
+_YEARS = st.one_of(
+    st.none(),
+    st.integers(1990, 2005),
+    st.sampled_from([1000, 2199, 999, 2200, 0, -5, True, 2001.0, 2001.5, "2001", "c. 1999"]),
+    st.sampled_from(["in press", "n.d.", "abc", "", "  "]),
+)
+_CODES = st.one_of(
+    st.none(),
+    st.sampled_from(["12", " 12 ", "76", "4350-4", "4350 – 4354", "pp. 7A", "", "２２", "e1"]),
+    st.integers(0, 20),
+    st.sampled_from([[1], b"12", 1.5]),
+)
+_IDS = st.one_of(
+    st.none(),
+    st.sampled_from(
+        [
+            [],
+            ["10.5555/a"],
+            ["10.5555/A", "10.5555/a"],
+            ["10.5555/b", "arXiv:1706.03762v5"],
+            ["10.48550/arXiv.1706.03762"],
+            ["10.6084/m9.figshare.123.v2"],
+            ["10.1007/bf123"],
+            ["10.1000/a%41b"],
+            ["10.1000/a&amp;b"],
+            ["https://doi.org/10.5555/C"],
+            ["nonsense"],
+            ["PMID:123", "10.5555/c"],
+            [5],
+            "10.5555/single",
+            ("10.5555/t",),
+            (cl.parse_identifier("10.5555/obj"),),
+            [cl.parse_identifier("arXiv:1512.03385")],
+        ]
+    ),
+)
+
+
+@st.composite
+def _records(draw: st.DrawFn) -> dict[str, object]:
+    record: dict[str, object] = {}
+    for name, values in (
+        ("title", _TEXTS),
+        ("year", _YEARS),
+        ("venue", st.one_of(st.none(), _TEXTS, st.just(5))),
+        ("volume", _CODES),
+        ("issue", _CODES),
+        ("pages", _CODES),
+        ("identifiers", _IDS),
+        (
+            "authors",
+            st.sampled_from(
+                [
+                    None,
+                    [],
+                    ["A. Smith", "B. Jones"],
+                    "A and B",
+                    ("C. Wu",),
+                    [cl.Author(family="Li")],
+                ]
+            ),
+        ),
+    ):
+        if draw(st.booleans()):
+            record[name] = draw(values)
+    if draw(st.integers(0, 5)) == 0:  # a record of other fields too: the Paper path
+        record[draw(st.sampled_from(["work_type", "areas", "source"]))] = draw(
+            st.sampled_from(["article", ["cs.LG"], None])
+        )
+    return record
+
+
+def _light(record: dict[str, object]) -> cl.Paper:
+    return cl.Paper(**{k: v for k, v in record.items() if k != "authors"})  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(records=st.lists(st.one_of(_records(), _records().map(lambda r: r)), max_size=8))
+def test_from_records_builds_the_catalog_of_its_papers(records: list[dict[str, object]]) -> None:
+    # The columns' fast path against the papers themselves: the same indexes and papers for
+    # any mix of ordinary and unusual values, and a refused value refused with Paper's own
+    # message, naming the same record.
+    refused = None
+    for i, record in enumerate(records):
+        try:
+            _light(record)
+        except (cl.ModelError, TypeError, ValueError) as exc:
+            refused = f"catalog record {i}: {exc}"
+            break
+    if refused is not None:
+        with pytest.raises(cl.ModelError) as caught:
+            cl.Catalog.from_records(records)
+        assert str(caught.value) == refused
+        return
+    papers = [cl.Paper(**r) for r in records]  # type: ignore[arg-type]
+    _same_catalog(cl.Catalog.from_records(records), cl.Catalog(papers))
+    # One record at a time (add_record) and with Papers among the records: the same.
+    one = cl.Catalog()
+    for r in records:
+        one.add_record(r)
+    _same_catalog(one, cl.Catalog(papers))
+    mixed = [p if i % 2 else r for i, (p, r) in enumerate(zip(papers, records, strict=True))]
+    _same_catalog(cl.Catalog.from_records(mixed), cl.Catalog(papers))
+    # Pickled before its papers are built.
+    _same_catalog(pickle.loads(pickle.dumps(cl.Catalog.from_records(records))), cl.Catalog(papers))
+
+
+@settings(max_examples=500)
+@given(text=st.one_of(_TEXTS, st.text(alphabet=st.characters(max_codepoint=127))))
+def test_title_words_are_normalize_text_and_title_tokens(text: str) -> None:
+    words, tokens = catalog_module._title_words(text)
+    normalized = normalize_title(text)
+    assert " ".join(words) == normalized
+    assert tokens == set(title_tokens(normalized))
+
+
+def test_from_records_refuses_bad_rows_naming_them() -> None:
+    good = {"title": "A good title", "year": 2001, "identifiers": ["10.5555/g"]}
+    for bad, message in (
+        ({"title": 5}, "title: expected a string"),
+        ({"title": "t", "year": 3000}, "year: 3000 is outside"),
+        ({"title": "t", "year": "abc"}, "year: no year in 'abc'"),
+        ({"title": "t", "identifiers": ["nonsense"]}, "invalid identifier"),
+        ({"title": "t", "identifiers": ["10.1007/bf123"]}, "exactly 8 digits"),
+        ({"title": "t", "identifiers": [5]}, "expected an identifier or a string"),
+        ({"title": "t", "volume": [1]}, "expected a string, got list"),
+        ({"title": "t", "authors": 3}, "authors must be names or Authors"),
+        ({"title": "t", "colour": "red"}, "not Paper fields: colour"),
+    ):
+        with pytest.raises(cl.ModelError, match=f"^catalog record 2: .*{message}"):
+            cl.Catalog.from_records([good, good, bad, good])
+
+
+def test_from_records_takes_papers_as_the_dump_readers_yield() -> None:
+    items: list[cl.Paper | dict[str, object]] = [A, {"title": "Another title", "year": 2001}, B]
+    cat = cl.Catalog.from_records(iter(items))
+    assert cat[0] is A
+    assert cat[2] is B
+    assert cat[1] == cl.Paper(title="Another title", year=2001)
+    assert cat.by_identifier(cl.parse_identifier("arXiv:1512.03385v1")) == [B]
+
+
+def test_from_records_reads_a_pyarrow_table() -> None:
+    pa = pytest.importorskip("pyarrow")
+    records = [
+        {
+            "title": "Attention is all you need",
+            "authors": ["Ashish Vaswani", "Noam Shazeer"],
+            "year": 2017,
+            "venue": "NeurIPS",
+            "volume": "30",
+            "pages": "5998-6008",
+            "identifiers": ["10.5555/3295222.3295349", "arXiv:1706.03762v5"],
+        },
+        {
+            "title": "Über-Graphs",
+            "authors": None,
+            "year": None,
+            "venue": None,
+            "volume": None,
+            "pages": None,
+            "identifiers": [],
+        },
+        {
+            "title": None,
+            "authors": ["X. Y"],
+            "year": 1999,
+            "venue": "Nature",
+            "volume": "76",
+            "pages": "4350",
+            "identifiers": ["10.5555/z"],
+        },
+    ]
+    table = pa.Table.from_pylist(records * 3)
+    papers = [cl.Paper(**r) for r in records * 3]  # type: ignore[arg-type]
+    _same_catalog(cl.Catalog.from_records(table), cl.Catalog(papers))
+    _same_catalog(cl.Catalog.from_records(table.to_batches()[0]), cl.Catalog(papers))
+    with pytest.raises(cl.ModelError, match="columns that are not Paper fields: colour"):
+        cl.Catalog.from_records(pa.Table.from_pylist([{"title": "t", "colour": "red"}]))
+    bad = pa.Table.from_pylist([{"title": "t", "year": 2001}, {"title": "t", "year": 3000}])
+    with pytest.raises(cl.ModelError, match=r"^catalog record 1: year: 3000"):
+        cl.Catalog.from_records(bad)
+
+
+@pytest.mark.shared_data
+def test_from_records_decides_as_its_papers_on_real_rows() -> None:
+    from tests import _data  # noqa: PLC0415 - reads the shared data
+
+    records: list[dict[str, object]] = []
+    for r in _data.rows("glutton_pmc1943_refs_doi_17k.jsonl")[:1500]:
+        left = r["left"]
+        records.append(
+            {
+                "title": left.get("atitle"),
+                "authors": [left["firstAuthor"]] if left.get("firstAuthor") else [],
+                "venue": left.get("jtitle"),
+                "volume": left.get("volume"),
+                "pages": left.get("firstPage"),
+                "year": left.get("year"),
+                "identifiers": [r["right"]["doi"]] if r["right"].get("doi") else [],
+            }
+        )
+    for r in _data.rows("magellan_dblp_acm.jsonl")[:1500]:
+        right = r["right"]
+        records.append({k: right[k] or None for k in ("title", "authors", "venue", "year")})
+    papers = [cl.Paper(**r) for r in records]  # type: ignore[arg-type]
+    catalog = cl.Catalog.from_records(records)
+    _same_catalog(catalog, cl.Catalog(papers))
+    refs = [
+        cl.Reference(title=(p.title or "").upper(), authors=p.authors[:1], year=p.year)
+        for p in papers[::7]
+    ] + [cl.Reference(identifiers=p.identifiers[:1]) for p in papers[:1500:11]]
+    fresh = cl.Catalog.from_records(records)
+    assert cl.Resolver(fresh).resolve_many(refs) == cl.Resolver(papers).resolve_many(refs)
