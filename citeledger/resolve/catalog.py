@@ -26,13 +26,10 @@ from __future__ import annotations
 import collections
 import functools
 import gc
-import string
 from array import array
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
-
-import attrs
 
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
@@ -40,14 +37,27 @@ from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
 from citeledger.identifiers._work import _VERSIONED_REGISTRANTS
 from citeledger.model import Paper, _convert
-from citeledger.model._convert import _identifier, _opt_str, _year
+from citeledger.model._convert import _opt_str, _year
 from citeledger.model._work import _title, first_page_of
+from citeledger.resolve._rows import (
+    _ASCII_DROP,
+    _ASCII_FOLD_BYTES,
+    _NO_AUTHORS,
+    _PAPER_FIELDS,
+    _ROW_FIELDS,
+    ArrowColumns,
+    _arrow_rows,
+    _code_text,
+    _identifier_key,
+    _is_arrow,
+    _Rows,
+    _same,
+    _title_words,
+)
 from citeledger.resolve._titles import TitleTable, candidate_ids
 from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
-    STOPWORDS,
     normalize_code,
-    normalize_text,
     normalize_title,
     title_tokens,
 )
@@ -63,30 +73,6 @@ __all__ = [
     "locator_key",
 ]
 
-_PAPER_FIELDS: Final = frozenset(a.name for a in attrs.fields(Paper))
-#: The fields a record may hold for :meth:`Catalog.add_record`'s fast path (the columns of
-#: :class:`_Rows`); a record with any other field is converted by ``Paper`` itself.
-_ROW_FIELDS: Final = frozenset(
-    ("title", "authors", "year", "venue", "volume", "issue", "pages", "identifiers")
-)
-#: Distinct venues whose conversion :class:`_Rows` remembers (venues repeat across a catalog).
-_VENUE_CACHE_SIZE: Final = 200_000
-_NO_AUTHORS: Final[tuple[Any, ...]] = ()
-# normalize_text of an ASCII title without markup ("<") or entities ("&"): letters lower-cased
-# (ASCII casefold), every other character but a digit a space, words joined by one space. For
-# such text strip_accents is the identity and ``[\W_]+`` matches exactly the runs of ASCII
-# characters that are not letters or digits, so the two agree (a Hypothesis test checks it).
-# Every ASCII character is in the table (a character missing from it costs str.translate a
-# KeyError per distinct character and call).
-_ASCII_FOLD: Final = str.maketrans(
-    {chr(c): (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
-)
-# The same table for the title's bytes (bytes.translate takes a 256-byte table and no lookups:
-# several times faster than str.translate with a mapping).
-_ASCII_FOLD_BYTES: Final = bytes(ord(_ASCII_FOLD[c]) for c in range(128)) + bytes(range(128, 256))
-# title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are
-# the ASCII letters and digits.
-_ASCII_DROP: Final = STOPWORDS | frozenset(string.ascii_lowercase + string.digits)
 
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
@@ -106,19 +92,6 @@ def locator_key(volume: str | None, first_page: str | None) -> str | None:
     return f"{v}|{p}" if v and p else None
 
 
-class _ArrowColumns(Protocol):
-    """A pyarrow ``Table`` or ``RecordBatch``, as :meth:`Catalog.from_records` reads it."""
-
-    @property
-    def column_names(self) -> list[str]:
-        """The columns' names (``Paper`` fields)."""
-        ...
-
-    def column(self, i: int) -> Any:
-        """Column ``i``."""
-        ...
-
-
 @runtime_checkable
 class CandidateProvider(Protocol):
     """**Protocol**: something that can propose papers for a reference.
@@ -136,44 +109,8 @@ class CandidateProvider(Protocol):
         ...
 
 
-def _is_arrow(value: object) -> bool:
-    """Whether ``value`` is a pyarrow Table or RecordBatch (without importing pyarrow)."""
-    return type(value).__module__.partition(".")[0] == "pyarrow" and hasattr(value, "column_names")
-
-
-def _arrow_rows(table: Any) -> Iterable[dict[str, Any]]:
-    """The rows of a pyarrow Table or RecordBatch as dicts, read column by column per batch.
-
-    Raises:
-        ModelError: a column is not named as a Paper field.
-    """
-    names = [str(n) for n in table.column_names]
-    unknown = set(names) - _PAPER_FIELDS
-    if unknown:
-        raise ModelError(
-            f"catalog records: columns that are not Paper fields: {', '.join(sorted(unknown))}"
-        )
-    return _arrow_batches(table, names)
-
-
-def _arrow_batches(table: Any, names: list[str]) -> Iterable[dict[str, Any]]:
-    batches = table.to_batches(max_chunksize=65_536) if hasattr(table, "to_batches") else [table]
-    for batch in batches:
-        columns = [batch.column(i).to_pylist() for i in range(len(names))]
-        for values in zip(*columns, strict=True):
-            yield dict(zip(names, values, strict=True))
-
-
 #: An empty posting list (``array("I")``), for a defaultdict.
 _new_postings: Final = functools.partial(array, "I")
-
-
-def _same(value: object, convert: Callable[[object], str | None]) -> str | None:
-    """``convert(value)``, as the very object given when the conversion leaves it unchanged."""
-    if value is None:
-        return None
-    converted = convert(value)
-    return value if converted == value and type(value) is str else converted
 
 
 def _shown_repr(value: object) -> str:
@@ -182,138 +119,8 @@ def _shown_repr(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-# normalize_text without its LRU cache: each catalog title is normalised once at build time and
-# again only when it is a candidate, rarely twice in a row, so caching them would only evict the
-# entries that do repeat (venues, reference titles) from the shared cache.
-_normalize_once: Final = normalize_text.__wrapped__
-
-
-def _title_words(title: str) -> tuple[list[str], set[str]]:
-    """The words of ``normalize_text(title)`` and the set of its ``title_tokens``."""
-    if title.isascii() and "<" not in title and "&" not in title:
-        words = title.encode().translate(_ASCII_FOLD_BYTES).decode().split()
-        # (``difference`` walks the words; ``-=`` would walk the stopwords.)
-        return words, set(words).difference(_ASCII_DROP)
-    normalized = _normalize_once(title)
-    return normalized.split(), set(title_tokens(normalized))
-
-
-def _identifier_key(value: object) -> str:
-    """``work_key`` of ``Paper``'s conversion of an identifier (a string or an Identifier).
-
-    A clean bare DOI string (most catalogs' identifiers) takes ``parse_identifier``'s own fast
-    path step by step, without building the identifier: the same checks (the same publisher
-    rules raise the same error) and the key ``work_key`` gives the DOI.
-    """
-    if (
-        type(value) is str
-        and _FAST_DOI_RE.fullmatch(value)
-        and "%" not in value
-        and "&" not in value
-    ):
-        doi = _doi_publisher_rules(value, value.lower())
-        if not doi.startswith(_ARXIV_DOI_PREFIX):
-            return "doi:" + doi
-    return work_key(_identifier(value))  # type: ignore[arg-type]
-
-
 #: (title similarity 0-100, paper id) pairs returned by :meth:`Catalog.scored_candidates`.
 ScoredCandidate = tuple[float, int]
-
-
-class _Rows:
-    """The columns of the papers a catalog holds as records until they are first read.
-
-    Row ``pid`` is paper ``pid`` (rows of papers added as :class:`Paper` are placeholders).
-    Each column holds the field as ``Paper``'s converter returns it (so building the paper
-    from them converts nothing twice and gives the paper the record describes), except the
-    authors, kept as given (a tuple of names, :class:`Author` values or mappings, converted
-    when the paper is built), and the identifiers, kept as given too (parsed at build time
-    for the index, and again when the paper is built). A record outside these columns is kept
-    in ``records`` as its paper without authors (built to check it) and its authors.
-    """
-
-    __slots__ = (
-        "authors",
-        "identifiers",
-        "issue",
-        "pages",
-        "records",
-        "title",
-        "venue",
-        "venues",
-        "volume",
-        "year",
-    )
-
-    def __init__(self) -> None:
-        self.title: list[str | None] = []
-        self.authors: list[Any] = []
-        self.year = array("H")  # 0: no year (a Paper's year is None or within 1000-2199)
-        self.venue: list[str | None] = []
-        self.volume: list[str | None] = []
-        self.issue: list[str | None] = []
-        self.pages: list[str | None] = []
-        self.identifiers: list[Identifier | str | tuple[Identifier | str, ...]] = []
-        self.records: dict[int, tuple[Paper, Any]] = {}
-        # venue as given -> as converted: one conversion and one string per distinct venue.
-        self.venues: dict[str, str | None] = {}
-
-    def pad(self, n: int) -> None:
-        """Append placeholder rows up to ``n`` rows."""
-        while len(self.title) < n:
-            self.append(None, _NO_AUTHORS, 0, None, None, None, None, ())
-
-    def append(  # noqa: PLR0917 - one argument per column
-        self,
-        title: str | None,
-        authors: Any,
-        year: int,
-        venue: str | None,
-        volume: str | None,
-        issue: str | None,
-        pages: str | None,
-        identifiers: Identifier | str | tuple[Identifier | str, ...],
-    ) -> None:
-        """Append one row (``year`` 0 for none)."""
-        self.title.append(title)
-        self.authors.append(authors)
-        self.year.append(year)
-        self.venue.append(venue)
-        self.volume.append(volume)
-        self.issue.append(issue)
-        self.pages.append(pages)
-        self.identifiers.append(identifiers)
-
-    def venue_of(self, value: object) -> str | None:
-        """``Paper``'s conversion of a venue, remembered per distinct venue string."""
-        if type(value) is not str:
-            return _opt_str(value)
-        venues = self.venues
-        have = venues.get(value, venues)
-        if have is venues:
-            have = _opt_str(value)
-            if len(venues) < _VENUE_CACHE_SIZE:
-                venues[value] = have
-        return have  # type: ignore[return-value]
-
-    def paper(self, pid: int) -> Paper:
-        """Build paper ``pid`` from its row: equal to ``Paper(**record)`` of its record."""
-        record = self.records.get(pid)
-        if record is not None:
-            light, authors = record
-            return attrs.evolve(light, authors=authors)
-        year = self.year[pid]
-        return Paper(
-            title=self.title[pid],
-            authors=self.authors[pid],
-            year=year or None,
-            venue=self.venue[pid],
-            volume=self.volume[pid],
-            issue=self.issue[pid],
-            pages=self.pages[pid],
-            identifiers=self.identifiers[pid],
-        )
 
 
 class Catalog:
@@ -504,20 +311,8 @@ class Catalog:
                     venue = venues.get(venue, venues)
                     if venue is venues:
                         venue = venue_of(get("venue"))
-                volume = get("volume")
-                if type(volume) is str and volume.isascii():
-                    # (letters and digits only: no whitespace to fold)
-                    if not volume.isalnum() and (text := " ".join(volume.split())) != volume:
-                        volume = text or None
-                elif volume is not None:
-                    volume = _opt_str(volume)
-                pages = get("pages")
-                if type(pages) is str and pages.isascii():
-                    # (letters and digits only: no whitespace to fold)
-                    if not pages.isalnum() and (text := " ".join(pages.split())) != pages:
-                        pages = text or None
-                elif pages is not None:
-                    pages = _opt_str(pages)
+                volume = _code_text(get("volume"))
+                pages = _code_text(get("pages"))
                 issue = get("issue")
                 if issue is not None:
                     issue = _same(issue, _opt_str)
@@ -633,7 +428,7 @@ class Catalog:
     @classmethod
     def from_records(
         cls,
-        records: Iterable[Mapping[str, Any] | Paper] | _ArrowColumns,
+        records: Iterable[Mapping[str, Any] | Paper] | ArrowColumns,
         *,
         block_tokens: int = 4,
         max_df: int | None = None,

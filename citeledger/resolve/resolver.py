@@ -25,7 +25,6 @@ verified matches, never add one.
 from __future__ import annotations
 
 import gc
-import math
 import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -42,7 +41,6 @@ from citeledger.identifiers import (
     work_key,
 )
 from citeledger.model import (
-    Agreement,
     Evidence,
     Method,
     Paper,
@@ -63,7 +61,6 @@ from citeledger.resolve._batch import (
 from citeledger.resolve._config import ResolverConfig
 from citeledger.resolve._rules import (
     _CONFIDENT_TITLE_LESS,
-    _SERIES_OTHERS,
     _agreement_score,
     _compared_nothing,
     _describe,
@@ -73,15 +70,13 @@ from citeledger.resolve._rules import (
     _order,
     _same_work,
     _Scored,
-    _series_member,
     _shared_identifier,
     _trusted_resolution,
-    best_failures,
     exact_problems,
     fuzzy_decision,
     locator_decision,
-    ranked,
 )
+from citeledger.resolve._select import PoolItem, compared
 from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
@@ -92,13 +87,7 @@ from citeledger.resolve.normalize import normalize_title, title_tokens
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
     compare,
-    family_closeness,
-    field_points_bound,
-    title_bounds,
-    title_part,
     title_similarity,
-    without_session_label,
-    year_agreement,
 )
 
 __all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify", "verify_many"]
@@ -113,19 +102,8 @@ _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
 # The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
 _BLOCK_CUTOFF: Final = 50.0
-# With this many candidates or more, the fuzzy family-name comparisons are made in one call.
-_BATCH_AUTHORS: Final = 3
-# Candidates that cannot matter to a decision are not compared (Resolver._compared); the tests
-# turn this off to check the decisions against comparing every candidate.
-_PRUNE = True
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
 _FREEZE_MIN: Final = 100
-
-
-#: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
-#: that keeps its author keys and its id there, or None and 0, and the plain ``fuzz.ratio`` of
-#: the titles if computed).
-_PoolItem = tuple[float, Paper, str, Catalog | None, int, float | None]
 
 
 class Resolver:
@@ -195,7 +173,7 @@ class Resolver:
         limit = self.config.candidate_limit
         # (title similarity, paper, its normalised title, the catalog and id that keep its
         # author keys, if any)
-        pool: list[_PoolItem] = []
+        pool: list[PoolItem] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
                 hits = provider.scored_candidates(
@@ -231,7 +209,7 @@ class Resolver:
         if not pool:
             return []
         if len(self.providers) > 1:
-            unique: list[_PoolItem] = []
+            unique: list[PoolItem] = []
             for item in pool:
                 if not any(item[1] == u[1] for u in unique):
                     unique.append(item)
@@ -243,157 +221,7 @@ class Resolver:
         if len(kept) > _MAX_SCORED:
             edge = kept[_MAX_SCORED - 1][0]
             kept = [t for t in kept if t[0] >= edge]
-        return _order(self._compared(feats, ref, kept))
-
-    def _compared(
-        self, feats: ReferenceFeatures, ref: Reference, kept: list[_PoolItem]
-    ) -> list[_Scored]:
-        """The candidates of ``kept`` that can matter to the decision, compared.
-
-        Comparing every candidate is exact but slow when a title has many look-alikes. A
-        candidate's rank is at most its title points plus what its other fields can add
-        (:func:`~citeledger.resolve.scoring.field_points_bound`): first bounded from the title
-        similarity alone (:func:`~citeledger.resolve.scoring.title_points_bound`), then, for the
-        candidates that bound does not rule out, from the title's points and the year's own
-        agreement. Some candidates fail whatever the others are (a disagreeing year, a title
-        below the threshold that no prefix rescues: see
-        :func:`~citeledger.resolve._rules.best_failures`): they are *hopeless*. So:
-
-        1. the candidates that might pass are compared while their bound is within
-           ``min_margin`` of the best rank found so far; if there are none, or the best of them
-           fails anyway, no candidate can be verified: the decision is ``UNRESOLVED``, and the
-           compared candidates (or, with none, the one of best bound) are enough for its reason;
-        2. otherwise every other candidate whose bound comes within the margin of the best is
-           compared too, and up to two more with the best's own title (the series rule counts
-           them).
-
-        The candidates returned are those whose bound comes within the margin of the best rank
-        (plus the series' two), a set that does not depend on the order of comparing. Deciding
-        on them gives the state and target of deciding on every candidate, and a verified
-        result's score and evidence (a test checks it); an ``UNRESOLVED`` reason may name
-        another failing candidate, and a verified one a runner-up beyond the margin or none.
-        """
-        cfg = self.config
-        # Generic titles recur (columns, editorials, "treasurer's message"): a year off by one
-        # is another instance, not a preprint, so their years must agree exactly.
-        tol = 0 if feats.generic else cfg.year_tolerance
-        preprint_tol = 0 if feats.generic else cfg.preprint_year_tolerance
-        left = feats.title
-        margin = cfg.min_margin
-        need_title = cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity
-        need_prefix = math.inf if feats.generic else cfg.min_prefix_title_similarity
-        n = len(kept)
-        # (bound, hopeless) once computed
-        fine: list[tuple[float, bool] | None] = [None] * n
-        done: dict[int, _Scored] = {}
-
-        def refine(i: int) -> tuple[float, bool]:
-            # The bound with the year's own agreement; hopeless: fails whatever the others.
-            have = fine[i]
-            if have is None:
-                year = (
-                    None
-                    if feats.year is None
-                    else year_agreement(
-                        feats, kept[i][1], tolerance=tol, preprint_tolerance=preprint_tol
-                    )
-                )
-                top = bounds[i]
-                hopeless = year is Agreement.DISAGREE or (
-                    top.title < need_title and (top.prefix is None or top.prefix < need_prefix)
-                )
-                have = fine[i] = (top.points + field_points_bound(feats, year), hopeless)
-            return have
-
-        def one(i: int, close: Sequence[frozenset[str]] | None = None) -> float:
-            sim, paper, title, catalog, pid, _ = kept[i]
-            keys = None if catalog is None else catalog.authors_of(pid)
-            scored = done[i] = _Scored(
-                paper,
-                compare(
-                    feats,
-                    paper,
-                    paper_title=title,
-                    title_score=sim,
-                    title_parts=title_part(left, title, sim),
-                    paper_authors=None if keys is None else keys[0],
-                    paper_author_index=None if keys is None else keys[1],
-                    author_closeness=None if catalog is None else close,
-                    year_tolerance=tol,
-                    preprint_year_tolerance=preprint_tol,
-                ),
-                title,
-            )
-            return scored.comparison.rank
-
-        def closeness(among: Sequence[int]) -> Sequence[frozenset[str]] | None:
-            # The fuzzy family-name clause of the author rule, for the reference's authors
-            # against these candidates at once (one RapidFuzz call, not one per pair of names).
-            if not feats.authors or len(among) < _BATCH_AUTHORS:
-                return None
-            where = [(kept[i][3], kept[i][4]) for i in among]
-            return family_closeness(
-                feats.authors, (c.authors_of(pid)[1] for c, pid in where if c is not None)
-            )
-
-        if n == 1 or not _PRUNE:  # one candidate (verify), or the reference behaviour
-            close = closeness(range(n))
-            for i in range(n):
-                one(i, close)
-            return list(done.values())
-
-        labelled = without_session_label(left) is not left
-        bounds = [
-            title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
-            for sim, _, title, _, _, ratio in kept
-        ]
-        most = field_points_bound(feats)
-        rough = [b.points + most for b in bounds]
-        order = sorted(range(n), key=rough.__getitem__, reverse=True)
-        # 1. the candidates that might pass
-        best = -math.inf
-        for i in order:
-            if rough[i] < best - margin:
-                break  # every later bound is lower still
-            bound, hopeless = refine(i)
-            if not hopeless and bound >= best - margin:
-                best = max(best, one(i))
-        if not done:
-            tied = [i for i in order if rough[i] == rough[order[0]]]
-            one(ranked(tied, rough.__getitem__, lambda i: kept[i][1])[0])
-            return list(done.values())
-        chosen = [s for i, s in done.items() if refine(i)[0] >= best - margin]
-        failures, later, _ = best_failures(cfg, feats, ref, _order(list(chosen))[0])
-        if failures or later:
-            return chosen
-
-        # 2. everything that could outrank the best or come within the margin of it
-        floor = best - margin
-        more = []
-        for i in order:
-            if rough[i] < floor:
-                break
-            if i not in done and refine(i)[0] >= floor:
-                more.append(i)
-        close = closeness(more)
-        for i in more:
-            best = max(best, one(i, close))
-        picked = {i for i in done if refine(i)[0] >= best - margin}
-        chosen = [done[i] for i in picked]
-        # The series rule counts the other dated works carrying the best's title: two or more
-        # (whichever) make a series, so up to two more are compared if the catalog has them.
-        top = _order(list(chosen))[0]
-        have = sum(1 for s in chosen if s is not top and _series_member(top, s.paper, s.title))
-        if have < _SERIES_OTHERS and top.title:
-            issues = [i for i in range(n) if i not in picked and kept[i][2] == top.title]
-            for i in ranked(issues, rough.__getitem__, lambda i: kept[i][1]):
-                if have >= _SERIES_OTHERS:
-                    break
-                if i not in done:
-                    one(i)
-                chosen.append(done[i])
-                have += _series_member(top, kept[i][1], kept[i][2])
-        return chosen
+        return _order(compared(self.config, feats, ref, kept))
 
     # ----------------------------------------------------------------------------- routes
 

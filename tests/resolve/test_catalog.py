@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.identifiers import version_key
 from citeledger.model import Relation
+from citeledger.resolve import _rows
 from citeledger.resolve import catalog as catalog_module
 from citeledger.resolve.normalize import normalize_title, title_tokens
 
@@ -341,7 +342,7 @@ def test_from_records_builds_the_catalog_of_its_papers(records: list[dict[str, o
 @settings(max_examples=500)
 @given(text=st.one_of(_TEXTS, st.text(alphabet=st.characters(max_codepoint=127))))
 def test_title_words_are_normalize_text_and_title_tokens(text: str) -> None:
-    words, tokens = catalog_module._title_words(text)
+    words, tokens = _rows._title_words(text)
     normalized = normalize_title(text)
     assert " ".join(words) == normalized
     assert tokens == set(title_tokens(normalized))

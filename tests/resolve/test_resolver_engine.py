@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 
 import citeledger as cl
 from citeledger.resolve import _rules as resolver_module
-from citeledger.resolve import resolver as resolver_engine
+from citeledger.resolve import _select as resolver_engine
 from citeledger.resolve._rules import _order, _Scored, _tie_key
 from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import normalize_title

@@ -1,0 +1,252 @@
+"""The catalog's columnar store of records (:meth:`Catalog.from_records`).
+
+Records' common fields are converted by ``Paper``'s own converters (the common cases inline) and
+held in columns (:class:`_Rows`); a :class:`~citeledger.model.Paper` is built from its row when
+first read. Pyarrow tables are read row by row without importing pyarrow here.
+"""
+
+from __future__ import annotations
+
+import string
+from array import array
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+import attrs
+
+from citeledger.errors import ModelError
+from citeledger.identifiers import Identifier, work_key
+from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
+from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
+from citeledger.model import Paper
+from citeledger.model._convert import _identifier, _opt_str
+from citeledger.resolve.normalize import (
+    STOPWORDS,
+    normalize_text,
+    title_tokens,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+_PAPER_FIELDS: Final = frozenset(a.name for a in attrs.fields(Paper))
+# normalize_text without its LRU cache: each catalog title is normalised once at build time and
+# again only when it is a candidate, rarely twice in a row, so caching them would only evict the
+# entries that do repeat (venues, reference titles) from the shared cache.
+_normalize_once: Final = normalize_text.__wrapped__
+
+#: The fields a record may hold for :meth:`Catalog.add_record`'s fast path (the columns of
+#: :class:`_Rows`); a record with any other field is converted by ``Paper`` itself.
+_ROW_FIELDS: Final = frozenset(
+    ("title", "authors", "year", "venue", "volume", "issue", "pages", "identifiers")
+)
+
+
+#: Distinct venues whose conversion :class:`_Rows` remembers (venues repeat across a catalog).
+_VENUE_CACHE_SIZE: Final = 200_000
+
+
+_NO_AUTHORS: Final[tuple[Any, ...]] = ()
+
+
+# normalize_text of an ASCII title without markup ("<") or entities ("&"): letters lower-cased
+# (ASCII casefold), every other character but a digit a space, words joined by one space. For
+# such text strip_accents is the identity and ``[\W_]+`` matches exactly the runs of ASCII
+# characters that are not letters or digits, so the two agree (a Hypothesis test checks it).
+# Every ASCII character is in the table (a character missing from it costs str.translate a
+# KeyError per distinct character and call).
+_ASCII_FOLD: Final = str.maketrans(
+    {chr(c): (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
+)
+
+
+# The same table for the title's bytes (bytes.translate takes a 256-byte table and no lookups:
+# several times faster than str.translate with a mapping).
+_ASCII_FOLD_BYTES: Final = bytes(ord(_ASCII_FOLD[c]) for c in range(128)) + bytes(range(128, 256))
+
+
+# title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are
+# the ASCII letters and digits.
+_ASCII_DROP: Final = STOPWORDS | frozenset(string.ascii_lowercase + string.digits)
+
+
+class ArrowColumns(Protocol):
+    """A pyarrow ``Table`` or ``RecordBatch``, as :meth:`Catalog.from_records` reads it."""
+
+    @property
+    def column_names(self) -> list[str]:
+        """The columns' names (``Paper`` fields)."""
+        ...
+
+    def column(self, i: int) -> Any:
+        """Column ``i``."""
+        ...
+
+
+def _is_arrow(value: object) -> bool:
+    """Whether ``value`` is a pyarrow Table or RecordBatch (without importing pyarrow)."""
+    return type(value).__module__.partition(".")[0] == "pyarrow" and hasattr(value, "column_names")
+
+
+def _arrow_rows(table: Any) -> Iterable[dict[str, Any]]:
+    """The rows of a pyarrow Table or RecordBatch as dicts, read column by column per batch.
+
+    Raises:
+        ModelError: a column is not named as a Paper field.
+    """
+    names = [str(n) for n in table.column_names]
+    unknown = set(names) - _PAPER_FIELDS
+    if unknown:
+        raise ModelError(
+            f"catalog records: columns that are not Paper fields: {', '.join(sorted(unknown))}"
+        )
+    return _arrow_batches(table, names)
+
+
+def _arrow_batches(table: Any, names: list[str]) -> Iterable[dict[str, Any]]:
+    batches = table.to_batches(max_chunksize=65_536) if hasattr(table, "to_batches") else [table]
+    for batch in batches:
+        columns = [batch.column(i).to_pylist() for i in range(len(names))]
+        for values in zip(*columns, strict=True):
+            yield dict(zip(names, values, strict=True))
+
+
+def _same(value: object, convert: Callable[[object], str | None]) -> str | None:
+    """``convert(value)``, as the very object given when the conversion leaves it unchanged."""
+    if value is None:
+        return None
+    converted = convert(value)
+    return value if converted == value and type(value) is str else converted
+
+
+def _title_words(title: str) -> tuple[list[str], set[str]]:
+    """The words of ``normalize_text(title)`` and the set of its ``title_tokens``."""
+    if title.isascii() and "<" not in title and "&" not in title:
+        words = title.encode().translate(_ASCII_FOLD_BYTES).decode().split()
+        # (``difference`` walks the words; ``-=`` would walk the stopwords.)
+        return words, set(words).difference(_ASCII_DROP)
+    normalized = _normalize_once(title)
+    return normalized.split(), set(title_tokens(normalized))
+
+
+def _identifier_key(value: object) -> str:
+    """``work_key`` of ``Paper``'s conversion of an identifier (a string or an Identifier).
+
+    A clean bare DOI string (most catalogs' identifiers) takes ``parse_identifier``'s own fast
+    path step by step, without building the identifier: the same checks (the same publisher
+    rules raise the same error) and the key ``work_key`` gives the DOI.
+    """
+    if (
+        type(value) is str
+        and _FAST_DOI_RE.fullmatch(value)
+        and "%" not in value
+        and "&" not in value
+    ):
+        doi = _doi_publisher_rules(value, value.lower())
+        if not doi.startswith(_ARXIV_DOI_PREFIX):
+            return "doi:" + doi
+    return work_key(_identifier(value))  # type: ignore[arg-type]
+
+
+class _Rows:
+    """The columns of the papers a catalog holds as records until they are first read.
+
+    Row ``pid`` is paper ``pid`` (rows of papers added as :class:`Paper` are placeholders).
+    Each column holds the field as ``Paper``'s converter returns it (so building the paper
+    from them converts nothing twice and gives the paper the record describes), except the
+    authors, kept as given (a tuple of names, :class:`Author` values or mappings, converted
+    when the paper is built), and the identifiers, kept as given too (parsed at build time
+    for the index, and again when the paper is built). A record outside these columns is kept
+    in ``records`` as its paper without authors (built to check it) and its authors.
+    """
+
+    __slots__ = (
+        "authors",
+        "identifiers",
+        "issue",
+        "pages",
+        "records",
+        "title",
+        "venue",
+        "venues",
+        "volume",
+        "year",
+    )
+
+    def __init__(self) -> None:
+        self.title: list[str | None] = []
+        self.authors: list[Any] = []
+        self.year = array("H")  # 0: no year (a Paper's year is None or within 1000-2199)
+        self.venue: list[str | None] = []
+        self.volume: list[str | None] = []
+        self.issue: list[str | None] = []
+        self.pages: list[str | None] = []
+        self.identifiers: list[Identifier | str | tuple[Identifier | str, ...]] = []
+        self.records: dict[int, tuple[Paper, Any]] = {}
+        # venue as given -> as converted: one conversion and one string per distinct venue.
+        self.venues: dict[str, str | None] = {}
+
+    def pad(self, n: int) -> None:
+        """Append placeholder rows up to ``n`` rows."""
+        while len(self.title) < n:
+            self.append(None, _NO_AUTHORS, 0, None, None, None, None, ())
+
+    def append(  # noqa: PLR0917 - one argument per column
+        self,
+        title: str | None,
+        authors: Any,
+        year: int,
+        venue: str | None,
+        volume: str | None,
+        issue: str | None,
+        pages: str | None,
+        identifiers: Identifier | str | tuple[Identifier | str, ...],
+    ) -> None:
+        """Append one row (``year`` 0 for none)."""
+        self.title.append(title)
+        self.authors.append(authors)
+        self.year.append(year)
+        self.venue.append(venue)
+        self.volume.append(volume)
+        self.issue.append(issue)
+        self.pages.append(pages)
+        self.identifiers.append(identifiers)
+
+    def venue_of(self, value: object) -> str | None:
+        """``Paper``'s conversion of a venue, remembered per distinct venue string."""
+        if type(value) is not str:
+            return _opt_str(value)
+        venues = self.venues
+        have = venues.get(value, venues)
+        if have is venues:
+            have = _opt_str(value)
+            if len(venues) < _VENUE_CACHE_SIZE:
+                venues[value] = have
+        return have  # type: ignore[return-value]
+
+    def paper(self, pid: int) -> Paper:
+        """Build paper ``pid`` from its row: equal to ``Paper(**record)`` of its record."""
+        record = self.records.get(pid)
+        if record is not None:
+            light, authors = record
+            return attrs.evolve(light, authors=authors)
+        year = self.year[pid]
+        return Paper(
+            title=self.title[pid],
+            authors=self.authors[pid],
+            year=year or None,
+            venue=self.venue[pid],
+            volume=self.volume[pid],
+            issue=self.issue[pid],
+            pages=self.pages[pid],
+            identifiers=self.identifiers[pid],
+        )
+
+
+def _code_text(value: Any) -> str | None:
+    """A volume or page range as ``Paper``'s converter leaves it (``_opt_str``), ASCII inline."""
+    if type(value) is str and value.isascii():
+        # (letters and digits only: no whitespace to fold)
+        if not value.isalnum() and (text := " ".join(value.split())) != value:
+            return text or None
+        return value
+    return None if value is None else _opt_str(value)
