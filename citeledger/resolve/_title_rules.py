@@ -43,6 +43,20 @@ _SESSION_LABEL_RE: Final = re.compile(
     r"|\s(?:panel|tutorial|demonstration|demo|poster)$"
 )
 
+# Every label above holds one of these words (a title holding none has no label).
+_LABEL_WORDS: Final = (
+    "paper",
+    "session",
+    "description",
+    "abstract",
+    "talk",
+    "address",
+    "panel",
+    "tutorial",
+    "demo",
+    "poster",
+)
+
 
 #: What a title match found only without a session label loses (see :func:`compare`).
 _LABEL_DROPPED: Final = 5.0
@@ -61,6 +75,11 @@ def without_session_label(title: str) -> str:
     >>> without_session_label("data access tutorial session the good the bad")
     'data access the good the bad'
     """
+    for word in _LABEL_WORDS:  # a quick test first: the search costs several of these
+        if word in title:
+            break
+    else:
+        return title
     m = _SESSION_LABEL_RE.search(title)
     if m is None:
         return title

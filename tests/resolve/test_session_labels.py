@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import citeledger as cl
 from citeledger.model import ResolutionState
+from citeledger.resolve._title_rules import _SESSION_LABEL_RE
 from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
@@ -151,3 +152,42 @@ def test_a_label_never_makes_two_titles_closer_than_without_it(
     labelled = title_similarity(normalize_title(ref.title), normalize_title(paper.title))
     assert comp.title is not None
     assert comp.title <= max(bare, labelled)
+
+
+_LABEL_PARTS = [
+    "experience paper",
+    "industrial paper",
+    "demo paper",
+    "panel session",
+    "poster session",
+    "tutorial session",
+    "demonstration description",
+    "extended abstract",
+    "invited talk",
+    "keynote address",
+    "panel",
+    "tutorial",
+    "demonstration",
+    "demo",
+    "poster",
+    "papers",
+    "query",
+    "processing",
+    "x",
+]
+
+
+def _searched_label(title: str) -> str:
+    # without_session_label as written before its quick word test: the search alone.
+    m = _SESSION_LABEL_RE.search(title)
+    if m is None:
+        return title
+    if m.start() > 0 and title[m.start()] == " " and title.count(" ", 0, m.start()) < 3:
+        return title
+    return " ".join(_SESSION_LABEL_RE.sub(" ", title).split())
+
+
+@given(st.lists(st.sampled_from(_LABEL_PARTS), max_size=8))
+def test_the_quick_label_test_never_skips_a_label(parts: list[str]) -> None:
+    title = " ".join(parts)
+    assert without_session_label(title) == _searched_label(title)
