@@ -57,12 +57,12 @@ def compared(
     """The candidates of ``kept`` that can matter to the decision, compared.
 
     Comparing every candidate is exact but slow when a title has many look-alikes. A
-    candidate's rank is at most its title points plus what its other fields can add
-    (:func:`~citeledger.resolve.scoring.field_points_bound`): first bounded from the title
-    similarity alone (:func:`~citeledger.resolve.scoring.title_points_bound`), then, for the
-    candidates that bound does not rule out, from the title's points and the year's own
-    agreement. Some candidates fail whatever the others are (a disagreeing year, a title
-    below the threshold that no prefix rescues: see
+    candidate's rank is at most its title's points plus what its other fields can add: the
+    title's points are bounded from the similarities the candidate stage computed
+    (:func:`~citeledger.resolve.scoring.title_bounds`), the other fields by
+    :func:`~citeledger.resolve.scoring.field_points_bound`, with the year's own agreement
+    once a candidate is not ruled out without it. Some candidates fail whatever the others
+    are (a disagreeing year, a title below the threshold that no prefix rescues: see
     :func:`~citeledger.resolve._rules.best_failures`): they are *hopeless*. So:
 
     1. the candidates that might pass are compared while their bound is within
