@@ -112,7 +112,15 @@ def compared(
 
     def one(i: int, close: Sequence[frozenset[str]] | None = None) -> float:
         sim, paper, title, catalog, pid, _ = kept[i]
-        keys = None if catalog is None else catalog.authors_of(pid)
+        # The candidate's author keys, kept by the catalog; their index only for ``close``
+        # (the list-against-list rule reads both, the pairwise rule the keys alone).
+        keys = (
+            None
+            if catalog is None
+            else catalog.authors_of(pid)
+            if close is not None
+            else (catalog.author_keys(pid), None)
+        )
         scored = done[i] = _Scored(
             paper,
             compare(

@@ -190,7 +190,8 @@ class Catalog:
         # Per-paper author keys, computed the first time a paper is a candidate and kept: a
         # paper that is a candidate once is usually one again (references to one work, its
         # look-alikes), and most papers never are, so nothing is computed for them at build.
-        self._author_keys: dict[int, tuple[tuple[NameKey, ...], AuthorIndex]] = {}
+        # Their AuthorIndex is added when a comparison first reads it (None until then).
+        self._author_keys: dict[int, tuple[tuple[NameKey, ...], AuthorIndex | None]] = {}
         self.extend(papers)
 
     # ----------------------------------------------------------------------------- building
@@ -580,18 +581,24 @@ class Catalog:
 
     def author_keys(self, pid: int) -> tuple[NameKey, ...]:
         """The :func:`~citeledger.resolve.names.name_keys` of paper ``pid`` (computed once)."""
-        return self.authors_of(pid)[0]
+        have = self._author_keys.get(pid)
+        if have is None:
+            have = self._author_keys[pid] = (name_keys(self[pid].authors), None)
+        return have[0]
 
     def authors_of(self, pid: int) -> tuple[tuple[NameKey, ...], AuthorIndex]:
         """Paper ``pid``'s author keys and their :func:`~citeledger.resolve.scoring.author_index`.
 
-        Computed the first time the paper is a candidate, then kept.
+        Computed the first time they are asked for, then kept (the index only when asked for:
+        a comparison with one candidate does not read it).
         """
         have = self._author_keys.get(pid)
-        if have is None:
-            keys = name_keys(self[pid].authors)
-            have = self._author_keys[pid] = (keys, author_index(keys))
-        return have
+        keys = self.author_keys(pid) if have is None else have[0]
+        index = None if have is None else have[1]
+        if index is None:
+            index = author_index(keys)
+            self._author_keys[pid] = (keys, index)
+        return keys, index
 
     def document_frequency(self, token: str) -> int:
         """How many papers carry ``token`` in their normalised title."""
