@@ -12,7 +12,7 @@ from typing import Final
 from rapidfuzz import fuzz
 
 from citeledger.model import Agreement
-from citeledger.resolve.journals import ltwa_contradicts, same_journal_key
+from citeledger.resolve.journals import content_words, ltwa_contradicts, same_journal_key
 from citeledger.resolve.normalize import (
     STOPWORDS,
     normalize_text,
@@ -61,24 +61,8 @@ def _is_subsequence(short: str, long: str) -> bool:
 
 
 def _journal_words(name: str) -> list[str]:
-    # Content words of a normalised journal name; runs of single letters are initials and join
-    # into one word ("u s a" -> "usa", so "U.S.A." and "USA" read alike).
-    out: list[str] = []
-    letters = ""
-    for tok in name.split():
-        if tok.isdigit():  # a disambiguating year: "Spine (Phila Pa 1976)"
-            continue
-        if len(tok) == 1:
-            letters += tok
-            continue
-        if letters:
-            out.append(letters)
-            letters = ""
-        if tok not in STOPWORDS:
-            out.append(tok)
-    if letters:
-        out.append(letters)
-    return out
+    # Content words of a normalised journal name (runs of single letters joined: initials).
+    return [word for word, _ in content_words(name.split())]
 
 
 @lru_cache(maxsize=1 << 16)

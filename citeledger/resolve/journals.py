@@ -26,7 +26,7 @@ from typing import Final, NamedTuple
 
 from citeledger.resolve.normalize import STOPWORDS, normalize_text
 
-__all__ = ["JournalKey", "journal_key", "ltwa_contradicts", "same_journal_key"]
+__all__ = ["JournalKey", "content_words", "journal_key", "ltwa_contradicts", "same_journal_key"]
 
 #: Trailing words that only say where a journal is published (PNAS is cited with and without
 #: "U.S.A."); dropped from a key's end when the other key lacks them.
@@ -128,24 +128,41 @@ def journal_key(name: str | None) -> JournalKey:
             i += 1
     words: list[str] = []
     known = True
+    for tok, initials in content_words(expanded):
+        if initials:
+            words.append(tok)
+            continue
+        form, knows = _abbreviate(tok, table)
+        words.append(form)
+        known = known and knows
+    return JournalKey(tuple(words), known)
+
+
+def content_words(tokens: list[str]) -> list[tuple[str, bool]]:
+    """A journal name's content words, each with whether it is a run of initials.
+
+    Function words and disambiguating years ("Spine (Phila Pa 1976)") are dropped; runs of
+    single letters join into one word ("u s a" -> "usa", so "U.S.A." and "USA" read alike).
+
+    >>> content_words("proc natl acad sci u s a 1976".split())[-2:]
+    [('sci', False), ('usa', True)]
+    """
+    out: list[tuple[str, bool]] = []
     letters = ""
-    for tok in expanded:
-        if tok.isdigit():  # a disambiguating year: "Spine (Phila Pa 1976)"
+    for tok in tokens:
+        if tok.isdigit():
             continue
         if len(tok) == 1:
             letters += tok
             continue
         if letters:
-            words.append(letters)
+            out.append((letters, True))
             letters = ""
-        if tok in STOPWORDS:
-            continue
-        form, knows = _abbreviate(tok, table)
-        words.append(form)
-        known = known and knows
+        if tok not in STOPWORDS:
+            out.append((tok, False))
     if letters:
-        words.append(letters)
-    return JournalKey(tuple(words), known)
+        out.append((letters, True))
+    return out
 
 
 def _without_place(words: tuple[str, ...]) -> tuple[str, ...]:
