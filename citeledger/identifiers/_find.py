@@ -142,7 +142,9 @@ class _Scanner:
             try:
                 result = make(candidate)
             except InvalidIdentifier as exc:
-                result = exc
+                # Kept for its reason only: without its traceback, whose frames hold this
+                # scanner and its memo (a reference cycle the collector would have to find).
+                result = exc.with_traceback(None)
             self.memo[key] = result
         return result
 

@@ -617,6 +617,88 @@ def test_resolve_many_one_worker_freezes_the_collector_only_during_the_batch() -
         gc.unfreeze()
 
 
+def _every_state() -> list[cl.Reference | str]:
+    """References that take every route and end in every state, over ``CATALOG``."""
+    return [
+        *(_ref(p) for p in CATALOG),  # identifier route
+        *(_ref(p, ids=False) for p in CATALOG),  # fuzzy route
+        # an identifier whose record disagrees
+        cl.Reference(
+            title="Quantum teleportation revisited", year=1993, identifiers=CLONING.identifiers
+        ),
+        cl.Reference(title="A title nobody ever wrote about anything", authors="Nobody", year=2001),
+        "Smith, J. (2020).",  # nothing to match on
+        cl.Reference(title=CLONING.title, year=2007, identifiers=["10.1103/physreva.76.05230x"]),
+        cl.Reference(venue="Phys. Rev. A", volume="76", first_page="052305", year=2007),
+        "J. Smith. An unknown work on nothing at all. 2001. arXiv:2401.999999",  # malformed
+    ]
+
+
+def test_resolving_makes_no_reference_cycles() -> None:
+    # resolve_many pauses the collector on this promise: reference counting frees everything.
+    resolver = cl.Resolver(CATALOG)
+    refs = _every_state()
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        out = [resolver.resolve(r) for r in refs]
+        shown = [(r.reason, r.evidence, r.alternatives) for r in out]  # deferred parts too
+        assert gc.collect() == 0
+        assert gc.garbage == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert len(shown) == len(refs)
+    states = {r.state for r in out}
+    assert states == set(ResolutionState)
+
+
+def test_resolve_many_pauses_the_collector_only_during_the_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from citeledger.resolve import _batch as module  # noqa: PLC0415
+
+    resolver = cl.Resolver(CATALOG)
+    refs = _every_state() * 3
+    seen: list[bool] = []
+    assert gc.isenabled()
+    out = resolver.resolve_many(refs, progress=lambda d, t: seen.append(gc.isenabled()))
+    assert out == [resolver.resolve(r) for r in refs]
+    assert seen
+    assert not any(seen)
+    assert gc.isenabled()
+    # The youngest generation is still collected every _COLLECT_EVERY items, so cycles a
+    # plug-in provider makes are freed during the batch.
+    monkeypatch.setattr(module, "_COLLECT_EVERY", 4)
+    young: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            young.append(info["collected"])
+
+    gc.callbacks.append(count)
+    try:
+        resolver.resolve_many(refs)
+    finally:
+        gc.callbacks.remove(count)
+    assert len(young) >= len(refs) // 4
+    # A caller's disabled collector stays disabled, and is not collected behind its back.
+    gc.disable()
+    young.clear()
+    gc.callbacks.append(count)
+    try:
+        assert resolver.resolve_many(refs) == out
+        assert not gc.isenabled()
+        assert young == []
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()
+
+
 # --------------------------------------------------------------------------- properties
 
 
