@@ -51,7 +51,7 @@ from citeledger.sources._crossref_parse import (
     work_type,
 )
 from citeledger.sources._http import EdgeTransport, HttpEdge
-from citeledger.sources._paging import PageBounds, PageGuard
+from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -305,27 +305,17 @@ class CrossrefSource:
         self, first: Request, *, parse_unstructured: bool = True
     ) -> Iterator[CrossrefWorkList]:
         """Cursor-page through a work-list request; stops on a short, empty or last page."""
-        request = first.with_params(cursor="*")
         guard = PageGuard(source=self.name, bounds=self.page_bounds, url=first.redacted_url())
-        guard.start("*")
-        seen = 0
-        while True:
-            page = self._work_list(request, parse_unstructured=parse_unstructured)
-            guard.page(page.works, cursor=page.next_cursor)
-            yield page
+
+        def read(request: Request) -> CrossrefWorkList:
+            return self._work_list(request, parse_unstructured=parse_unstructured)
+
+        def short(request: Request, sent: int, _kept: int) -> bool:
             # Unreadable items still fill the page: only the items sent say it was the last.
-            sent = len(page.works) + len(page.skipped)
-            seen += sent
             rows = dict(request.params).get("rows")
-            if (
-                not sent
-                or page.next_cursor is None
-                or (page.total is not None and seen >= page.total)
-                or (rows is not None and sent < int(rows))
-            ):
-                return
-            guard.more()
-            request = request.with_params(cursor=page.next_cursor)
+            return rows is not None and sent < int(rows)
+
+        return cursor_pages(first, read, guard, last=short)
 
     def works(
         self,

@@ -73,7 +73,7 @@ from citeledger.sources._openalex_parse import (
     work_from_json,
     work_path,
 )
-from citeledger.sources._paging import PageBounds, PageGuard
+from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -220,27 +220,14 @@ class OpenAlexSource:
 
     def _paged(self, request: Request, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
         """Cursor-page through a list request; stops on an empty page or a missing cursor."""
-        request = request.with_params(cursor="*")
-        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=request.redacted_url())
-        guard.start("*")
-        seen = kept = 0
-        while True:
-            page = self._list(request)
-            guard.page(page.works, cursor=page.next_cursor)
-            yield page
+        url = request.with_params(cursor="*").redacted_url()
+        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=url)
+
+        def enough(_request: Request, _sent: int, kept: int) -> bool:
             # Unreadable results count toward the total, not toward a limit of works wanted.
-            sent = len(page.works) + len(page.skipped)
-            seen += sent
-            kept += len(page.works)
-            if (
-                not sent
-                or page.next_cursor is None
-                or (page.total is not None and seen >= page.total)
-                or (limit is not None and kept >= limit)
-            ):
-                return
-            guard.more()
-            request = request.with_params(cursor=page.next_cursor)
+            return limit is not None and kept >= limit
+
+        return cursor_pages(request, self._list, guard, last=enough)
 
     # -- Source methods
 
