@@ -29,10 +29,9 @@ from typing import TYPE_CHECKING, Self
 
 from citeledger.errors import InvalidIdentifier, NotFoundError
 from citeledger.identifiers import DOI, Identifier
-from citeledger.model import Event, Measurement, MeasurementKind, NoticeCheck, Paper, Reference
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem
 from citeledger.sources import _crossref_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, notice_check, utc_now
+from citeledger.sources._common import Clock, as_identifier, cited_by_count, notice_check, utc_now
 from citeledger.sources._crossref_parse import (
     SOURCE,
     CrossrefFailure,
@@ -58,6 +57,7 @@ if TYPE_CHECKING:
 
     import requests
 
+    from citeledger.model import Event, Measurement, NoticeCheck, Paper, Reference
     from citeledger.sources._transport import Request, RetryPolicy, Transport
 
 __all__ = [
@@ -271,17 +271,9 @@ class CrossrefSource:
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``is-referenced-by-count`` as a dated measurement (empty if Crossref gives none)."""
         work = self.work(identifier)
-        if work.cited_by_count is None:
-            return []
-        return [
-            Measurement(
-                value=work.cited_by_count,
-                source=self.name,
-                observed=self._clock(),
-                kind=MeasurementKind.CITED_BY,
-                subject=work.doi,
-            )
-        ]
+        return cited_by_count(
+            work.cited_by_count, source=self.name, clock=self._clock, subject=work.doi
+        )
 
     def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
         """Candidate works by ``query.bibliographic`` (a reference's raw text, else its fields).

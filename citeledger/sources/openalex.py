@@ -55,7 +55,7 @@ from citeledger.model import (
 from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources import _openalex_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, utc_now
+from citeledger.sources._common import Clock, as_identifier, cited_by_count, utc_now
 from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._openalex_parse import (
     MAX_PER_PAGE,
@@ -339,17 +339,10 @@ class OpenAlexSource:
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``cited_by_count`` as a dated measurement (per-year counts: :meth:`counts_by_year`)."""
         work = self.work(identifier)
-        if work.cited_by_count is None:
-            return []
-        return [
-            Measurement(
-                value=work.cited_by_count,
-                source=self.name,
-                observed=self._clock(),
-                kind=MeasurementKind.CITED_BY,
-                subject=work.paper.identifier("doi") or work.id,
-            )
-        ]
+        subject = work.paper.identifier("doi") or work.id
+        return cited_by_count(
+            work.cited_by_count, source=self.name, clock=self._clock, subject=subject
+        )
 
     def counts_by_year(self, identifier: Identifier | str) -> dict[int, int]:
         """Citations received per year, ``{year: count}`` (OpenAlex keeps the last ten years)."""
