@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
 from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
-from citeledger.model import Event, EventKind, NoticeCheck, NoticeStatus
+from citeledger.model import (
+    Event,
+    EventKind,
+    Measurement,
+    MeasurementKind,
+    NoticeCheck,
+    NoticeStatus,
+)
 from citeledger.sources import UnreadableItem, describe_unreadable
 from citeledger.sources._policy import error_detail
 from citeledger.sources._transport import (
@@ -38,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Clock",
     "as_identifier",
+    "cited_by_count",
     "decode_json",
     "decode_xml",
     "invalid_response",
@@ -287,6 +295,32 @@ def notice_check(
         subject=subject,
         reason=reason,
     )
+
+
+def cited_by_count(
+    count: int | None, *, source: str, clock: Clock, subject: Identifier | None
+) -> list[Measurement]:
+    """A work record's cited-by ``count`` as one measurement dated by ``clock`` (``[]`` for None).
+
+    The clock is read only when there is a count.
+
+    >>> now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    >>> [m.value for m in cited_by_count(57, source="x", clock=lambda: now, subject=None)]
+    [57]
+    >>> cited_by_count(None, source="x", clock=lambda: now, subject=None)
+    []
+    """
+    if count is None:
+        return []
+    return [
+        Measurement(
+            value=count,
+            source=source,
+            observed=clock(),
+            kind=MeasurementKind.CITED_BY,
+            subject=subject,
+        )
+    ]
 
 
 _T = TypeVar("_T")

@@ -32,7 +32,7 @@ citeledger.errors.PagingStopped: repeated page source=x attempt=1 detail='page 2
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import attrs
 from attrs import field, frozen
@@ -40,9 +40,11 @@ from attrs import field, frozen
 from citeledger.errors import PagingStopped
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Sequence
+    from collections.abc import Callable, Hashable, Iterator, Sequence
 
-__all__ = ["DEFAULT_MAX_PAGES", "PageBounds", "PageGuard", "PageStop"]
+    from citeledger.sources._wire import Request
+
+__all__ = ["DEFAULT_MAX_PAGES", "CursorPage", "PageBounds", "PageGuard", "PageStop", "cursor_pages"]
 
 #: Pages one listing may take before it is stopped (partial, "page bound"). At 200 items a page
 #: (OpenAlex ``per-page`` maximum) that is 200,000 items, far above any paper's citations.
@@ -154,3 +156,64 @@ class PageGuard:
         if total is not None and offset >= total:
             detail = f"next offset {offset:,} with {total:,} announced"
             raise self._stop(PageStop.PAST_TOTAL, detail)
+
+
+class CursorPage(Protocol):
+    """One page of a cursor-paged work list (Crossref's and OpenAlex's work lists)."""
+
+    @property
+    def works(self) -> Sequence[object]:
+        """The page's readable items, in order."""
+
+    @property
+    def skipped(self) -> Sequence[object]:
+        """The page's items that could not be read."""
+
+    @property
+    def total(self) -> int | None:
+        """The total the source announced, if any."""
+
+    @property
+    def next_cursor(self) -> str | None:
+        """The next page's cursor (None on the last page)."""
+
+
+_Page = TypeVar("_Page", bound=CursorPage)
+
+
+def cursor_pages(
+    first: Request,
+    read: Callable[[Request], _Page],
+    guard: PageGuard,
+    *,
+    last: Callable[[Request, int, int], bool],
+) -> Iterator[_Page]:
+    """Cursor-page through ``first`` (sent with ``cursor=*``): each page read, checked, yielded.
+
+    Every page goes to ``guard`` before it is yielded. Paging stops after an empty page, a page
+    without a next cursor, once the items sent reach the announced total (unreadable items
+    count toward it), or when ``last(request, sent, kept)`` says the page just read was the last:
+    ``sent`` is its items (readable or not), ``kept`` the readable items read so far.
+
+    Raises:
+        PagingStopped: the guard stopped the listing.
+    """
+    request = first.with_params(cursor="*")
+    guard.start("*")
+    seen = kept = 0
+    while True:
+        page = read(request)
+        guard.page(page.works, cursor=page.next_cursor)
+        yield page
+        sent = len(page.works) + len(page.skipped)
+        seen += sent
+        kept += len(page.works)
+        if (
+            not sent
+            or page.next_cursor is None
+            or (page.total is not None and seen >= page.total)
+            or last(request, sent, kept)
+        ):
+            return
+        guard.more()
+        request = request.with_params(cursor=page.next_cursor)

@@ -29,10 +29,9 @@ from typing import TYPE_CHECKING, Self
 
 from citeledger.errors import InvalidIdentifier, NotFoundError
 from citeledger.identifiers import DOI, Identifier
-from citeledger.model import Event, Measurement, MeasurementKind, NoticeCheck, Paper, Reference
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem
 from citeledger.sources import _crossref_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, notice_check, utc_now
+from citeledger.sources._common import Clock, as_identifier, cited_by_count, notice_check, utc_now
 from citeledger.sources._crossref_parse import (
     SOURCE,
     CrossrefFailure,
@@ -51,13 +50,14 @@ from citeledger.sources._crossref_parse import (
     work_type,
 )
 from citeledger.sources._http import EdgeTransport, HttpEdge
-from citeledger.sources._paging import PageBounds, PageGuard
+from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
     import requests
 
+    from citeledger.model import Event, Measurement, NoticeCheck, Paper, Reference
     from citeledger.sources._transport import Request, RetryPolicy, Transport
 
 __all__ = [
@@ -271,17 +271,9 @@ class CrossrefSource:
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``is-referenced-by-count`` as a dated measurement (empty if Crossref gives none)."""
         work = self.work(identifier)
-        if work.cited_by_count is None:
-            return []
-        return [
-            Measurement(
-                value=work.cited_by_count,
-                source=self.name,
-                observed=self._clock(),
-                kind=MeasurementKind.CITED_BY,
-                subject=work.doi,
-            )
-        ]
+        return cited_by_count(
+            work.cited_by_count, source=self.name, clock=self._clock, subject=work.doi
+        )
 
     def search(self, query: Reference | str, *, limit: int = 10) -> list[Paper]:
         """Candidate works by ``query.bibliographic`` (a reference's raw text, else its fields).
@@ -305,27 +297,17 @@ class CrossrefSource:
         self, first: Request, *, parse_unstructured: bool = True
     ) -> Iterator[CrossrefWorkList]:
         """Cursor-page through a work-list request; stops on a short, empty or last page."""
-        request = first.with_params(cursor="*")
         guard = PageGuard(source=self.name, bounds=self.page_bounds, url=first.redacted_url())
-        guard.start("*")
-        seen = 0
-        while True:
-            page = self._work_list(request, parse_unstructured=parse_unstructured)
-            guard.page(page.works, cursor=page.next_cursor)
-            yield page
+
+        def read(request: Request) -> CrossrefWorkList:
+            return self._work_list(request, parse_unstructured=parse_unstructured)
+
+        def short(request: Request, sent: int, _kept: int) -> bool:
             # Unreadable items still fill the page: only the items sent say it was the last.
-            sent = len(page.works) + len(page.skipped)
-            seen += sent
             rows = dict(request.params).get("rows")
-            if (
-                not sent
-                or page.next_cursor is None
-                or (page.total is not None and seen >= page.total)
-                or (rows is not None and sent < int(rows))
-            ):
-                return
-            guard.more()
-            request = request.with_params(cursor=page.next_cursor)
+            return rows is not None and sent < int(rows)
+
+        return cursor_pages(first, read, guard, last=short)
 
     def works(
         self,

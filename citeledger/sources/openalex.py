@@ -55,7 +55,7 @@ from citeledger.model import (
 from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources import _openalex_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, utc_now
+from citeledger.sources._common import Clock, as_identifier, cited_by_count, utc_now
 from citeledger.sources._http import EdgeTransport, HttpEdge
 from citeledger.sources._openalex_parse import (
     MAX_PER_PAGE,
@@ -73,7 +73,7 @@ from citeledger.sources._openalex_parse import (
     work_from_json,
     work_path,
 )
-from citeledger.sources._paging import PageBounds, PageGuard
+from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -220,27 +220,14 @@ class OpenAlexSource:
 
     def _paged(self, request: Request, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
         """Cursor-page through a list request; stops on an empty page or a missing cursor."""
-        request = request.with_params(cursor="*")
-        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=request.redacted_url())
-        guard.start("*")
-        seen = kept = 0
-        while True:
-            page = self._list(request)
-            guard.page(page.works, cursor=page.next_cursor)
-            yield page
+        url = request.with_params(cursor="*").redacted_url()
+        guard = PageGuard(source=self.name, bounds=self.page_bounds, url=url)
+
+        def enough(_request: Request, _sent: int, kept: int) -> bool:
             # Unreadable results count toward the total, not toward a limit of works wanted.
-            sent = len(page.works) + len(page.skipped)
-            seen += sent
-            kept += len(page.works)
-            if (
-                not sent
-                or page.next_cursor is None
-                or (page.total is not None and seen >= page.total)
-                or (limit is not None and kept >= limit)
-            ):
-                return
-            guard.more()
-            request = request.with_params(cursor=page.next_cursor)
+            return limit is not None and kept >= limit
+
+        return cursor_pages(request, self._list, guard, last=enough)
 
     # -- Source methods
 
@@ -352,17 +339,10 @@ class OpenAlexSource:
     def citation_counts(self, identifier: Identifier | str) -> list[Measurement]:
         """``cited_by_count`` as a dated measurement (per-year counts: :meth:`counts_by_year`)."""
         work = self.work(identifier)
-        if work.cited_by_count is None:
-            return []
-        return [
-            Measurement(
-                value=work.cited_by_count,
-                source=self.name,
-                observed=self._clock(),
-                kind=MeasurementKind.CITED_BY,
-                subject=work.paper.identifier("doi") or work.id,
-            )
-        ]
+        subject = work.paper.identifier("doi") or work.id
+        return cited_by_count(
+            work.cited_by_count, source=self.name, clock=self._clock, subject=subject
+        )
 
     def counts_by_year(self, identifier: Identifier | str) -> dict[int, int]:
         """Citations received per year, ``{year: count}`` (OpenAlex keeps the last ten years)."""
