@@ -13,21 +13,18 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.identifiers import MalformedFragment
 from citeledger.model import (
     Author,
     Coverage,
     CoverageState,
     Event,
     EventKind,
-    Evidence,
     Measurement,
     NoticeCheck,
     NoticeStatus,
     Observation,
     Paper,
     Reference,
-    Relation,
     Resolution,
     ResolutionState,
     WorkType,
@@ -35,6 +32,7 @@ from citeledger.model import (
 )
 from citeledger.testing import _hypothesis_plugin, _vocab, _works, strategies
 from citeledger.testing import strategies as cst
+from tests.model.conftest import MODEL_TYPES
 
 _FOLD = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ı": "i", "ß": "ss"})
 
@@ -74,30 +72,7 @@ FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 # ----------------------------------------------------------------------------- registration
 
 
-REGISTERED: list[type[Any]] = [
-    cl.DOI,
-    cl.ArxivId,
-    cl.PMID,
-    cl.PMCID,
-    cl.OpenAlexId,
-    cl.S2PaperId,
-    cl.CorpusId,
-    MalformedFragment,
-    Author,
-    Relation,
-    Paper,
-    Reference,
-    Evidence,
-    Resolution,
-    Observation,
-    Event,
-    NoticeCheck,
-    Measurement,
-    Coverage,
-]
-
-
-@pytest.mark.parametrize("cls", REGISTERED, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", MODEL_TYPES, ids=lambda c: c.__name__)
 @FAST
 @given(data=st.data())
 def test_from_type_draws_every_model_type(cls: type[Any], data: st.DataObject) -> None:
