@@ -30,6 +30,7 @@ from citeledger.model import (
     Resolution,
     ResolutionState,  # the model's own validator
 )
+from citeledger.model._observation import _Deferred
 from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import is_generic_title, normalize_title
 from citeledger.resolve.scoring import (
@@ -49,7 +50,6 @@ from citeledger.resolve.scoring import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from citeledger.model._observation import _Deferred
     from citeledger.resolve._config import ResolverConfig
 
 # Two catalog records whose titles are at least this similar (and long, with no substituted word)
@@ -702,3 +702,58 @@ def _trusted_resolution(
         reason=reason,
         alternatives=alternatives,
     )
+
+
+def _verified(
+    method: Method,
+    best: _Scored,
+    evidence: Sequence[Evidence] | Callable[[], tuple[Evidence, ...]],
+    reason: str | Callable[[], str],
+    runner: _Scored | None,
+) -> Resolution:
+    """A ``VERIFIED_*`` result for ``best``, naming the runner-up (if any) as the alternative.
+
+    Its evidence (``evidence``, the route's own, then ``best``'s compared fields) and a reason
+    given as a function are rendered when read; ``evidence`` may be a function too.
+    """
+    comp = best.comparison
+    if callable(evidence):
+        before = evidence
+        shown = _Deferred(lambda: (*before(), *comp.evidence))
+    else:
+        kept = tuple(evidence)
+        shown = _Deferred(lambda: (*kept, *comp.evidence))
+    return _trusted_resolution(
+        state=ResolutionState.VERIFIED_FUZZY,
+        method=method,
+        target=best.paper,
+        score=_agreement_score(comp),
+        evidence=shown,
+        reason=reason if isinstance(reason, str) else _Deferred(reason),
+        alternatives=() if runner is None else (runner.paper,),
+    )
+
+
+def _fuzzy_reason(
+    missing: Callable[[], str] | None, best: _Scored, runner: _Scored | None, reason: str
+) -> Callable[[], str]:
+    """The reason of a verified fuzzy match, formatted when read.
+
+    ``missing``: the identifiers that were not in the catalog, if any.
+    """
+
+    def text() -> str:
+        prefix = "" if missing is None else f"{missing()} not in catalog; "
+        comp = best.comparison
+        lead = (
+            "no other candidate"
+            if runner is None
+            else f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
+        )
+        return (
+            f"{prefix}title similarity {comp.title or 0.0:.1f} with "
+            f"{comp.corroborations} corroborating field(s); {lead}"
+            + (f"; {reason}" if reason else "")
+        )
+
+    return text

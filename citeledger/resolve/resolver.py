@@ -59,11 +59,13 @@ from citeledger.resolve._batch import (
     resolve_in_processes,
 )
 from citeledger.resolve._config import ResolverConfig
+from citeledger.resolve._pair import _OnePaper, fuzzy_pair
 from citeledger.resolve._rules import (
     _CONFIDENT_TITLE_LESS,
     _agreement_score,
     _compared_nothing,
     _describe,
+    _fuzzy_reason,
     _ident_evidence,
     _malformed_evidence,
     _malformed_reason,
@@ -72,6 +74,7 @@ from citeledger.resolve._rules import (
     _Scored,
     _shared_identifier,
     _trusted_resolution,
+    _verified,
     exact_problems,
     fuzzy_decision,
     locator_decision,
@@ -81,9 +84,8 @@ from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
     _shown_repr,
-    locator_key,
 )
-from citeledger.resolve.normalize import normalize_title, title_tokens
+from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
     compare,
@@ -277,8 +279,11 @@ class Resolver:
                 f"cannot resolve a {type(ref).__name__}: pass a Reference, a Paper or a "
                 "reference string"
             )
+        return self._resolve(ref, ReferenceFeatures.of(ref))
+
+    def _resolve(self, ref: Reference, feats: ReferenceFeatures) -> Resolution:
+        # resolve(ref), given the reference's features.
         cfg = self.config
-        feats = ReferenceFeatures.of(ref)
         evidence: list[Evidence] = []
 
         # 1. identifier route
@@ -593,28 +598,6 @@ def _reference_from_paper(paper: Paper) -> Reference:
     return obj
 
 
-def _verified(
-    method: Method,
-    best: _Scored,
-    evidence: list[Evidence],
-    reason: str | Callable[[], str],
-    runner: _Scored | None,
-) -> Resolution:
-    # A VERIFIED_FUZZY result for ``best``, naming the runner-up (if any) as the alternative;
-    # its evidence (and a reason given as a function) rendered when read.
-    kept = tuple(evidence)
-    comp = best.comparison
-    return _trusted_resolution(
-        state=ResolutionState.VERIFIED_FUZZY,
-        method=method,
-        target=best.paper,
-        score=_agreement_score(comp),
-        evidence=_Deferred(lambda: (*kept, *comp.evidence)),
-        reason=reason if isinstance(reason, str) else _Deferred(reason),
-        alternatives=() if runner is None else (runner.paper,),
-    )
-
-
 def _exact_evidence(
     evidence: list[Evidence], ident: Identifier, chosen: _Scored, note: str
 ) -> _Deferred:
@@ -627,28 +610,6 @@ def _exact_evidence(
 
 def _exact_reason(ident: Identifier, note: str, told: str) -> str:
     return f"{ident} {note}{told}; metadata agree"
-
-
-def _fuzzy_reason(
-    missing: Callable[[], str] | None, best: _Scored, runner: _Scored | None, reason: str
-) -> Callable[[], str]:
-    # The reason of a verified fuzzy match, formatted when read (``missing``: the identifiers
-    # that were not in the catalog, if any).
-    def text() -> str:
-        prefix = "" if missing is None else f"{missing()} not in catalog; "
-        comp = best.comparison
-        lead = (
-            "no other candidate"
-            if runner is None
-            else f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
-        )
-        return (
-            f"{prefix}title similarity {comp.title or 0.0:.1f} with "
-            f"{comp.corroborations} corroborating field(s); {lead}"
-            + (f"; {reason}" if reason else "")
-        )
-
-    return text
 
 
 def verify(
@@ -677,10 +638,25 @@ def verify(
     """
     if not isinstance(paper, Paper):
         raise ModelError(f"verify compares with a Paper, not a {type(paper).__name__}")
-    resolver = Resolver(
-        config=config if config is not None else _DEFAULT_CONFIG, providers=(_OnePaper(paper),)
-    )
-    return resolver.resolve(ref_or_paper)
+    return _verify_pair(config if config is not None else _DEFAULT_CONFIG, ref_or_paper, paper)
+
+
+def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) -> Resolution:
+    # verify(given, paper): the fuzzy route with the paper as the only candidate directly
+    # (_pair.fuzzy_pair), anything else through a resolver of that one paper.
+    one = _OnePaper(paper)
+    if isinstance(given, Paper):
+        ref = _reference_from_paper(given)
+    elif isinstance(given, Reference):
+        ref = given
+    else:  # a reference string, as resolve() takes it
+        return Resolver(config=cfg, providers=(one,)).resolve(given)
+    feats = ReferenceFeatures.of(ref)
+    done = fuzzy_pair(cfg, ref, feats, one)
+    if done is not None:
+        return done
+    # The same module's resolver, given the features already computed.
+    return Resolver(config=cfg, providers=(one,))._resolve(ref, feats)  # noqa: SLF001
 
 
 _DEFAULT_CONFIG: Final = ResolverConfig()
@@ -691,9 +667,9 @@ def verify_many(
 ) -> list[Resolution]:
     """:func:`verify` for many pairs, in order: ``[verify(a, b) for a, b in pairs]``.
 
-    One resolver serves every pair (only its one-paper provider changes), so a pair costs its
-    comparison and decision only. A pair that is not ``(reference or paper, paper)`` gets a
-    ``PARSE_UNCERTAIN`` result saying what it was; every other pair is verified as usual.
+    A pair costs its comparison and decision only (see :func:`verify`). A pair that is not
+    ``(reference or paper, paper)`` gets a ``PARSE_UNCERTAIN`` result saying what it was; every
+    other pair is verified as usual.
 
     >>> import citeledger as cl
     >>> from citeledger.resolve.resolver import verify_many
@@ -709,7 +685,7 @@ def verify_many(
     given: object = pairs  # checked as what a caller may really pass
     if isinstance(given, str | bytes) or not isinstance(given, Iterable):
         raise ModelError(f"verify_many takes an iterable of pairs, not a {type(given).__name__}")
-    resolver = Resolver(config=config if config is not None else _DEFAULT_CONFIG)
+    cfg = config if config is not None else _DEFAULT_CONFIG
     out: list[Resolution] = []
     for position, item in enumerate(given):
         pair: object = item
@@ -728,70 +704,5 @@ def verify_many(
             )
             continue
         ref, paper = pair
-        resolver.providers = (_OnePaper(paper),)
-        out.append(resolver.resolve(ref))
+        out.append(_verify_pair(cfg, ref, paper))
     return out
-
-
-class _OnePaper:
-    """What a one-paper :class:`Catalog` would propose, without building its indexes.
-
-    ``verify`` is called once per pair, so the catalog's dictionaries and posting arrays would be
-    built and thrown away each time. The rules are the catalog's, restricted to one paper
-    (a property test checks ``verify`` against ``Resolver([paper])``):
-
-    * identifiers: the same work key among the paper's identifiers, else among its ``related``
-      identifiers, else the same version key;
-    * titles: the paper is a candidate when it shares a content token with the reference's title
-      (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
-    """
-
-    __slots__ = ("_keys", "paper")
-
-    def __init__(self, paper: Paper) -> None:
-        self.paper = paper
-        # The paper's work keys, computed on the first lookup (most pairs have one identifier
-        # each side; a reference with several looks them up once).
-        self._keys: list[str] | None = None
-
-    def by_identifier(self, ident: Identifier) -> list[Paper]:
-        paper = self.paper
-        keys = self._keys
-        if keys is None:
-            keys = self._keys = [work_key(i) for i in paper.identifiers]
-        key = work_key(ident)
-        if key in keys:
-            return [paper]
-        if paper.related and any(work_key(r.identifier) == key for r in paper.related):
-            return [paper]
-        base = version_of(key)
-        if any(k == base or version_of(k) == base for k in keys):
-            return [paper]
-        return []
-
-    def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
-        """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""
-        paper = self.paper
-        key = locator_key(volume, first_page)
-        if key is None or not paper.volume or not paper.pages:
-            return []
-        return [paper] if locator_key(paper.volume, paper.first_page) == key else []
-
-    def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:  # noqa: ARG002
-        # ``limit`` is part of the provider protocol; one paper is within any limit (the catalog
-        # keeps everything for a limit of 0 too).
-        return [paper for _, paper, _ in self.scored(ReferenceFeatures.of(ref))]
-
-    def scored(self, feats: ReferenceFeatures) -> list[tuple[float, Paper, str]]:
-        """``(title similarity, paper, its normalised title)`` if the paper is a candidate."""
-        title = feats.title
-        theirs = normalize_title(self.paper.title)
-        if not title or not theirs:
-            return []
-        if set(feats.tokens).isdisjoint(title_tokens(theirs)):
-            return []
-        sort_score = fuzz.token_sort_ratio(title, theirs, processor=None)
-        if sort_score < _BLOCK_CUTOFF:
-            return []
-        # title_similarity(title, theirs), reusing the token_sort_ratio half.
-        return [(float(max(sort_score, fuzz.ratio(title, theirs))), self.paper, theirs)]

@@ -1,0 +1,195 @@
+"""Pairwise verification: a reference (or a record) against one paper.
+
+:func:`~citeledger.resolve.resolver.verify` resolves a reference as if the catalog held only one
+paper. :class:`_OnePaper` proposes what a one-paper catalog would, and :func:`fuzzy_pair`
+decides the common case, the fuzzy route with that paper as the only candidate, without the
+resolver's provider machinery (no pool, no candidate selection, no ordering of one candidate)
+and with the evidence and the reason rendered when read. Every other case (an identifier of the
+reference found in the paper, no title, a doubtful parse) goes through
+:meth:`~citeledger.resolve.Resolver.resolve`. A property test checks that both give the same
+result as ``Resolver([paper]).resolve(ref)``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from rapidfuzz import fuzz
+
+from citeledger.identifiers import version_of, work_key
+from citeledger.model import Evidence, Method, Paper, Reference, Resolution, ResolutionState
+from citeledger.model._observation import _Deferred
+from citeledger.resolve._rules import (
+    _describe,
+    _fuzzy_reason,
+    _ident_evidence,
+    _malformed_evidence,
+    _malformed_reason,
+    _Scored,
+    _trusted_resolution,
+    _verified,
+    best_failures,
+)
+from citeledger.resolve.catalog import locator_key
+from citeledger.resolve.normalize import normalize_title, title_tokens
+from citeledger.resolve.scoring import ReferenceFeatures, compare, title_part
+
+if TYPE_CHECKING:
+    from citeledger.identifiers import Identifier
+    from citeledger.resolve._config import ResolverConfig
+
+__all__ = ["fuzzy_pair"]
+
+# The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
+_BLOCK_CUTOFF: Final = 50.0
+_NOT_FOUND: Final = "valid identifier not in catalog; tried the fuzzy route"
+_NO_CANDIDATE: Final = "no candidate shares the title's distinctive words"
+
+
+class _OnePaper:
+    """What a one-paper :class:`Catalog` would propose, without building its indexes.
+
+    ``verify`` is called once per pair, so the catalog's dictionaries and posting arrays would be
+    built and thrown away each time. The rules are the catalog's, restricted to one paper
+    (a property test checks ``verify`` against ``Resolver([paper])``):
+
+    * identifiers: the same work key among the paper's identifiers, else among its ``related``
+      identifiers, else the same version key;
+    * titles: the paper is a candidate when it shares a content token with the reference's title
+      (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
+    """
+
+    __slots__ = ("_keys", "paper")
+
+    def __init__(self, paper: Paper) -> None:
+        self.paper = paper
+        # The paper's work keys, computed on the first lookup (most pairs have one identifier
+        # each side; a reference with several looks them up once).
+        self._keys: list[str] | None = None
+
+    def by_identifier(self, ident: Identifier) -> list[Paper]:
+        paper = self.paper
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = [work_key(i) for i in paper.identifiers]
+        key = work_key(ident)
+        if key in keys:
+            return [paper]
+        if paper.related and any(work_key(r.identifier) == key for r in paper.related):
+            return [paper]
+        base = version_of(key)
+        if any(k == base or version_of(k) == base for k in keys):
+            return [paper]
+        return []
+
+    def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
+        """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""
+        paper = self.paper
+        key = locator_key(volume, first_page)
+        if key is None or not paper.volume or not paper.pages:
+            return []
+        return [paper] if locator_key(paper.volume, paper.first_page) == key else []
+
+    def candidates(self, ref: Reference, *, limit: int) -> list[Paper]:  # noqa: ARG002
+        # ``limit`` is part of the provider protocol; one paper is within any limit (the catalog
+        # keeps everything for a limit of 0 too).
+        return [paper for _, paper, _ in self.scored(ReferenceFeatures.of(ref))]
+
+    def scored(self, feats: ReferenceFeatures) -> list[tuple[float, Paper, str]]:
+        """``(title similarity, paper, its normalised title)`` if the paper is a candidate."""
+        title = feats.title
+        theirs = normalize_title(self.paper.title)
+        if not title or not theirs:
+            return []
+        if set(feats.tokens).isdisjoint(title_tokens(theirs)):
+            return []
+        sort_score = fuzz.token_sort_ratio(title, theirs, processor=None)
+        if sort_score < _BLOCK_CUTOFF:
+            return []
+        # title_similarity(title, theirs), reusing the token_sort_ratio half.
+        return [(float(max(sort_score, fuzz.ratio(title, theirs))), self.paper, theirs)]
+
+
+def fuzzy_pair(
+    cfg: ResolverConfig, ref: Reference, feats: ReferenceFeatures, one: _OnePaper
+) -> Resolution | None:
+    """``Resolver(providers=[one]).resolve(ref)`` when it takes the fuzzy route, else None.
+
+    The fuzzy route is taken when the reference has a title (and a confident parse) and none of
+    its identifiers is the paper's. With one paper there is at most one candidate: no rival, no
+    runner-up, no series, so the decision is :func:`~citeledger.resolve._rules.best_failures`
+    of that candidate (what :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
+    """
+    if not feats.title or (
+        ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence
+    ):
+        return None
+    idents = ref.identifiers
+    if idents and any(one.by_identifier(i) for i in idents):
+        return None
+    hit = one.scored(feats)
+    best: _Scored | None = None
+    failures: list[str] = []
+    if hit:
+        sim, paper, title = hit[0]
+        # As the resolver's candidate selection compares one candidate (``_select.compared``).
+        generic = feats.generic
+        best = _Scored(
+            paper,
+            compare(
+                feats,
+                paper,
+                paper_title=title,
+                title_score=sim,
+                title_parts=title_part(feats.title, title, sim),
+                year_tolerance=0 if generic else cfg.year_tolerance,
+                preprint_year_tolerance=0 if generic else cfg.preprint_year_tolerance,
+            ),
+            title,
+        )
+        failures, later, note = best_failures(cfg, feats, ref, best)
+        if not failures and not later:
+            return _verified(
+                Method.FUZZY_TITLE,
+                best,
+                lambda: _route_evidence(ref),
+                _fuzzy_reason((lambda: _listed(idents)) if idents else None, best, None, note),
+                None,
+            )
+        failures += later
+    return _trusted_resolution(
+        state=ResolutionState.MALFORMED_IDENTIFIER if ref.malformed else ResolutionState.UNRESOLVED,
+        method=None,
+        evidence=_Deferred(
+            lambda: (*_route_evidence(ref), *(() if best is None else best.comparison.evidence))
+        ),
+        reason=_Deferred(lambda: _failed_reason(ref, best, failures)),
+        alternatives=() if best is None else (best.paper,),
+    )
+
+
+def _listed(idents: tuple[Identifier, ...]) -> str:
+    return ", ".join(str(i) for i in idents)
+
+
+def _route_evidence(ref: Reference) -> tuple[Evidence, ...]:
+    # What the resolver notes before the fuzzy route: each identifier not found, each
+    # malformed fragment.
+    return (
+        *(_ident_evidence(i, None, _NOT_FOUND) for i in ref.identifiers),
+        *_malformed_evidence(ref),
+    )
+
+
+def _failed_reason(ref: Reference, best: _Scored | None, failures: list[str]) -> str:
+    # The reason of an UNRESOLVED (or MALFORMED_IDENTIFIER) result, as the resolver words it.
+    reason = (
+        _NO_CANDIDATE
+        if best is None
+        else f"best candidate {_describe(best.paper)}: " + "; ".join(failures)
+    )
+    if ref.identifiers:
+        reason = f"{_listed(ref.identifiers)} not in catalog; {reason}"
+    if ref.malformed:
+        reason = f"{_malformed_reason(ref)}; {reason}"
+    return reason
