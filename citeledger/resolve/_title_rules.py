@@ -6,9 +6,9 @@ Part of :mod:`~citeledger.resolve.scoring`, which re-exports these names.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, NamedTuple
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from citeledger.resolve.normalize import (
     STOPWORDS,
@@ -125,25 +125,52 @@ def _title_words(normalized: str) -> set[str]:
     for word in normalized.split():
         if word in STOPWORDS:
             continue
-        ordinal = _ORDINAL.match(word)
+        # Only a word that starts with a digit and ends like an ordinal can be one (the test
+        # costs less than the match).
+        ordinal = (
+            _ORDINAL.match(word) if word[0].isdecimal() and word.endswith(_ORDINAL_ENDS) else None
+        )
         tok = ordinal.group(1) if ordinal else _ROMAN.get(word, word)
         if len(tok) > 1 or tok.isdigit():
             out.add(tok)
     return out
 
 
-def _word_found(word: str, others: set[str]) -> bool:
+_ORDINAL_ENDS: Final = ("st", "nd", "rd", "th")
+
+
+class _Spelt(NamedTuple):
+    # A title's words that are not numbers, as :func:`_word_found` searches them: each after a
+    # newline in one string (a word starts with ``w`` when "\n" + ``w`` is in it; words hold no
+    # whitespace), and those of 3+ letters as a tuple for ``str.startswith``.
+    joined: str
+    long: tuple[str, ...]
+    words: list[str]
+
+
+def _spelt(words: set[str]) -> _Spelt:
+    spelt = [w for w in words if not w.isdigit()]
+    return _Spelt("\n" + "\n".join(spelt), tuple(w for w in spelt if len(w) >= 3), spelt)
+
+
+def _word_found(word: str, others: set[str], spelt: _Spelt) -> bool:
+    # ``spelt``: ``others`` without the numbers (:func:`_spelt`).
     if word.isdigit():
         return word in others  # 2011 vs 2012, part 2 vs part 3: numbers must be equal
-    for other in others:
-        if other.isdigit():
-            continue
-        # A misspelling, British/American spelling, or an abbreviation ("eval" ~ "evaluation").
-        if fuzz.ratio(word, other, score_cutoff=75.0):
-            return True
-        if min(len(word), len(other)) >= 3 and (other.startswith(word) or word.startswith(other)):
-            return True
-    return False
+    # A misspelling, British/American spelling (RapidFuzz ``ratio`` of at least 75, against
+    # every word in one call), or an abbreviation ("eval" ~ "evaluation": one word begins the
+    # other, both of 3+ letters).
+    if process.extractOne(word, spelt.words, scorer=fuzz.ratio, processor=None, score_cutoff=75.0):
+        return True
+    return len(word) >= 3 and ("\n" + word in spelt.joined or word.startswith(spelt.long))
+
+
+def _unfound(words: set[str], others: set[str]) -> list[str]:
+    # The words of ``words`` not found among ``others`` (:func:`_word_found`), sorted.
+    if not words:
+        return []
+    spelt = _spelt(others)
+    return sorted(w for w in words if not _word_found(w, others, spelt))
 
 
 def title_word_conflict(a: str, b: str) -> str | None:
@@ -171,8 +198,8 @@ def title_word_conflict(a: str, b: str) -> str | None:
     only_b = wb - wa
     if not only_a and not only_b:
         return None
-    ua = sorted(w for w in only_a if not _word_found(w, wb))
-    ub = sorted(w for w in only_b if not _word_found(w, wa))
+    ua = _unfound(only_a, wb)
+    ub = _unfound(only_b, wa)
     if ua and ub:
         return (
             "words on both sides: "
