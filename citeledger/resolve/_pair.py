@@ -1,17 +1,19 @@
 """Pairwise verification: a reference (or a record) against one paper.
 
 :func:`~citeledger.resolve.resolver.verify` resolves a reference as if the catalog held only one
-paper. :class:`_OnePaper` proposes what a one-paper catalog would, and :func:`fuzzy_pair`
-decides the common case, the fuzzy route with that paper as the only candidate, without the
-resolver's provider machinery (no pool, no candidate selection, no ordering of one candidate)
-and with the evidence and the reason rendered when read. Every other case (an identifier of the
-reference found in the paper, no title, a doubtful parse) goes through
+paper. :class:`_OnePaper` proposes what a one-paper catalog would, and :func:`pair_route`
+decides the common cases, the identifier route with agreeing metadata and the fuzzy route with
+that paper as the only candidate, without the resolver's provider machinery (no pool, no
+candidate selection, no ordering of one candidate) and with the evidence and the reason
+rendered when read. Every other case (metadata that disagree with the identifier's record, no
+title, a doubtful parse) goes through
 :meth:`~citeledger.resolve.Resolver.resolve`. A property test checks that both give the same
 result as ``Resolver([paper]).resolve(ref)``.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from rapidfuzz import fuzz
@@ -20,7 +22,11 @@ from citeledger.identifiers import version_of, work_key
 from citeledger.model import Evidence, Method, Paper, Reference, Resolution, ResolutionState
 from citeledger.model._observation import _Deferred
 from citeledger.resolve._rules import (
+    _agreement_score,
     _describe,
+    _exact_evidence,
+    _exact_reason,
+    _found_note,
     _fuzzy_reason,
     _ident_evidence,
     _malformed_evidence,
@@ -29,16 +35,17 @@ from citeledger.resolve._rules import (
     _trusted_resolution,
     _verified,
     best_failures,
+    exact_problems,
 )
 from citeledger.resolve.catalog import locator_key
-from citeledger.resolve.normalize import normalize_title, title_tokens
+from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_part
 
 if TYPE_CHECKING:
     from citeledger.identifiers import Identifier
     from citeledger.resolve._config import ResolverConfig
 
-__all__ = ["fuzzy_pair"]
+__all__ = ["pair_route"]
 
 # The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
 _BLOCK_CUTOFF: Final = 50.0
@@ -101,7 +108,9 @@ class _OnePaper:
         theirs = normalize_title(self.paper.title)
         if not title or not theirs:
             return []
-        if set(feats.tokens).isdisjoint(title_tokens(theirs)):
+        # A shared content token: the reference's tokens are content words, so any word of the
+        # paper's title among them is one (``title_tokens(theirs)`` would drop only others).
+        if set(feats.tokens).isdisjoint(theirs.split()):
             return []
         sort_score = fuzz.token_sort_ratio(title, theirs, processor=None)
         if sort_score < _BLOCK_CUTOFF:
@@ -110,22 +119,26 @@ class _OnePaper:
         return [(float(max(sort_score, fuzz.ratio(title, theirs))), self.paper, theirs)]
 
 
-def fuzzy_pair(
+def pair_route(
     cfg: ResolverConfig, ref: Reference, feats: ReferenceFeatures, one: _OnePaper
 ) -> Resolution | None:
-    """``Resolver(providers=[one]).resolve(ref)`` when it takes the fuzzy route, else None.
+    """``Resolver(providers=[one]).resolve(ref)`` in the common cases, else None.
 
-    The fuzzy route is taken when the reference has a title (and a confident parse) and none of
-    its identifiers is the paper's. With one paper there is at most one candidate: no rival, no
-    runner-up, no series, so the decision is :func:`~citeledger.resolve._rules.best_failures`
-    of that candidate (what :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
+    An identifier of the reference that the paper holds, with metadata that agree: the
+    identifier route's ``VERIFIED_EXACT`` (one record under the identifier: it is not shared;
+    metadata that disagree are left to the resolver). Otherwise the fuzzy route, when the
+    reference has a title (and a confident parse). With one paper there is at most one
+    candidate: no rival, no runner-up, no series, so the decision is
+    :func:`~citeledger.resolve._rules.best_failures` of that candidate (what
+    :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
     """
+    idents = ref.identifiers
+    for position, ident in enumerate(idents):
+        if one.by_identifier(ident):
+            return _exact_pair(cfg, feats, one, idents[:position], ident)
     if not feats.title or (
         ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence
     ):
-        return None
-    idents = ref.identifiers
-    if idents and any(one.by_identifier(i) for i in idents):
         return None
     hit = one.scored(feats)
     best: _Scored | None = None
@@ -193,3 +206,34 @@ def _failed_reason(ref: Reference, best: _Scored | None, failures: list[str]) ->
     if ref.malformed:
         reason = f"{_malformed_reason(ref)}; {reason}"
     return reason
+
+
+def _exact_pair(
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    one: _OnePaper,
+    missing: tuple[Identifier, ...],
+    ident: Identifier,
+) -> Resolution | None:
+    # The identifier route for ``ident``, which the paper holds (``missing``: the reference's
+    # identifiers before it, not found): VERIFIED_EXACT if the metadata agree, else None.
+    paper = one.paper
+    comp = compare(feats, paper, lenient_title=True, year_tolerance=cfg.exact_year_tolerance)
+    if exact_problems(cfg, comp):
+        return None
+    note = _found_note(ident, paper, one._keys)  # noqa: SLF001 - computed by by_identifier
+    found = _Scored(paper, comp)
+    return _trusted_resolution(
+        state=ResolutionState.VERIFIED_EXACT,
+        method=Method.for_scheme(ident.scheme),
+        target=paper,
+        score=_agreement_score(comp, identifier=True),
+        evidence=_exact_evidence(
+            lambda: tuple(_ident_evidence(i, None, _NOT_FOUND) for i in missing),
+            ident,
+            found,
+            note,
+        ),
+        reason=_Deferred(partial(_exact_reason, ident, note, "")),
+        alternatives=(),
+    )

@@ -757,3 +757,44 @@ def _fuzzy_reason(
         )
 
     return text
+
+
+def _found_note(ident: Identifier, paper: Paper, keys: Sequence[str] | None = None) -> str:
+    """How the identifier route found ``paper`` by ``ident`` (for the evidence and reason).
+
+    ``keys``: the work keys of ``paper``'s identifiers, if already computed.
+    """
+    key = work_key(ident)
+    if key in (keys if keys is not None else [work_key(i) for i in paper.identifiers]):
+        return "found in catalog"
+    base = version_of(key)
+    if any(version_key(i) == base for i in paper.identifiers):
+        return "found via another version of the DOI"
+    return "found via a related version (preprint/published link)"
+
+
+def _exact_evidence(
+    evidence: Sequence[Evidence] | Callable[[], tuple[Evidence, ...]],
+    ident: Identifier,
+    chosen: _Scored,
+    note: str,
+) -> _Deferred:
+    """The identifier route's evidence, rendered when read.
+
+    ``evidence``: what the route noted before (identifiers not found), or a function making it.
+    """
+    if callable(evidence):
+        before = evidence
+    else:
+        kept = tuple(evidence)
+
+        def before() -> tuple[Evidence, ...]:
+            return kept
+
+    return _Deferred(
+        lambda: (*before(), _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
+    )
+
+
+def _exact_reason(ident: Identifier, note: str, told: str) -> str:
+    return f"{ident} {note}{told}; metadata agree"

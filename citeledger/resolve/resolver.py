@@ -27,18 +27,12 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 from rapidfuzz import fuzz
 
 from citeledger.errors import InvalidArgument, ModelError
-from citeledger.identifiers import (
-    Identifier,
-    version_key,
-    version_of,
-    work_key,
-)
 from citeledger.model import (
     Evidence,
     Method,
@@ -59,12 +53,15 @@ from citeledger.resolve._batch import (
     resolve_in_processes,
 )
 from citeledger.resolve._config import ResolverConfig
-from citeledger.resolve._pair import _OnePaper, fuzzy_pair
+from citeledger.resolve._pair import _OnePaper, pair_route
 from citeledger.resolve._rules import (
     _CONFIDENT_TITLE_LESS,
     _agreement_score,
     _compared_nothing,
     _describe,
+    _exact_evidence,
+    _exact_reason,
+    _found_note,
     _fuzzy_reason,
     _ident_evidence,
     _malformed_evidence,
@@ -91,6 +88,9 @@ from citeledger.resolve.scoring import (
     compare,
     title_similarity,
 )
+
+if TYPE_CHECKING:
+    from citeledger.identifiers import Identifier
 
 __all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify", "verify_many"]
 
@@ -340,18 +340,7 @@ class Resolver:
                     )
             if agreeing:
                 chosen = agreeing[0]
-                key = work_key(ident)
-                direct = any(work_key(i) == key for i in chosen.paper.identifiers)
-                versioned = not direct and any(
-                    version_key(i) == version_of(key) for i in chosen.paper.identifiers
-                )
-                note = (
-                    "found in catalog"
-                    if direct
-                    else "found via another version of the DOI"
-                    if versioned
-                    else "found via a related version (preprint/published link)"
-                )
+                note = _found_note(ident, chosen.paper)
                 comp = chosen.comparison
                 return _trusted_resolution(
                     state=ResolutionState.VERIFIED_EXACT,
@@ -598,20 +587,6 @@ def _reference_from_paper(paper: Paper) -> Reference:
     return obj
 
 
-def _exact_evidence(
-    evidence: list[Evidence], ident: Identifier, chosen: _Scored, note: str
-) -> _Deferred:
-    # The identifier route's evidence, rendered when read.
-    kept = tuple(evidence)
-    return _Deferred(
-        lambda: (*kept, _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
-    )
-
-
-def _exact_reason(ident: Identifier, note: str, told: str) -> str:
-    return f"{ident} {note}{told}; metadata agree"
-
-
 def verify(
     ref_or_paper: Reference | Paper, paper: Paper, *, config: ResolverConfig | None = None
 ) -> Resolution:
@@ -642,8 +617,8 @@ def verify(
 
 
 def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) -> Resolution:
-    # verify(given, paper): the fuzzy route with the paper as the only candidate directly
-    # (_pair.fuzzy_pair), anything else through a resolver of that one paper.
+    # verify(given, paper): the common cases directly (_pair.pair_route), anything else
+    # through a resolver of that one paper.
     one = _OnePaper(paper)
     if isinstance(given, Paper):
         ref = _reference_from_paper(given)
@@ -652,7 +627,7 @@ def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) ->
     else:  # a reference string, as resolve() takes it
         return Resolver(config=cfg, providers=(one,)).resolve(given)
     feats = ReferenceFeatures.of(ref)
-    done = fuzzy_pair(cfg, ref, feats, one)
+    done = pair_route(cfg, ref, feats, one)
     if done is not None:
         return done
     # The same module's resolver, given the features already computed.
