@@ -120,9 +120,13 @@ class _OnePaper:
 
 
 def pair_route(
-    cfg: ResolverConfig, ref: Reference, feats: ReferenceFeatures, one: _OnePaper
+    cfg: ResolverConfig, ref: Reference | Paper, feats: ReferenceFeatures, one: _OnePaper
 ) -> Resolution | None:
     """``Resolver(providers=[one]).resolve(ref)`` in the common cases, else None.
+
+    ``ref`` may be a paper, read as the reference citing it with all its fields
+    (:meth:`~citeledger.model.Reference.from_paper`: no parse, no malformed fragment), which
+    is then not built.
 
     An identifier of the reference that the paper holds, with metadata that agree: the
     identifier route's ``VERIFIED_EXACT`` (one record under the identifier: it is not shared;
@@ -136,8 +140,11 @@ def pair_route(
     for position, ident in enumerate(idents):
         if one.by_identifier(ident):
             return _exact_pair(cfg, feats, one, idents[:position], ident)
+    cited = ref if isinstance(ref, Reference) else None
     if not feats.title or (
-        ref.parse_confidence is not None and ref.parse_confidence < cfg.min_parse_confidence
+        cited is not None
+        and cited.parse_confidence is not None
+        and cited.parse_confidence < cfg.min_parse_confidence
     ):
         return None
     hit = one.scored(feats)
@@ -171,7 +178,9 @@ def pair_route(
             )
         failures += later
     return _trusted_resolution(
-        state=ResolutionState.MALFORMED_IDENTIFIER if ref.malformed else ResolutionState.UNRESOLVED,
+        state=ResolutionState.MALFORMED_IDENTIFIER
+        if cited is not None and cited.malformed
+        else ResolutionState.UNRESOLVED,
         method=None,
         evidence=_Deferred(
             lambda: (*_route_evidence(ref), *(() if best is None else best.comparison.evidence))
@@ -185,16 +194,16 @@ def _listed(idents: tuple[Identifier, ...]) -> str:
     return ", ".join(str(i) for i in idents)
 
 
-def _route_evidence(ref: Reference) -> tuple[Evidence, ...]:
+def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
     # What the resolver notes before the fuzzy route: each identifier not found, each
     # malformed fragment.
     return (
         *(_ident_evidence(i, None, _NOT_FOUND) for i in ref.identifiers),
-        *_malformed_evidence(ref),
+        *(_malformed_evidence(ref) if isinstance(ref, Reference) else ()),
     )
 
 
-def _failed_reason(ref: Reference, best: _Scored | None, failures: list[str]) -> str:
+def _failed_reason(ref: Reference | Paper, best: _Scored | None, failures: list[str]) -> str:
     # The reason of an UNRESOLVED (or MALFORMED_IDENTIFIER) result, as the resolver words it.
     reason = (
         _NO_CANDIDATE
@@ -203,7 +212,7 @@ def _failed_reason(ref: Reference, best: _Scored | None, failures: list[str]) ->
     )
     if ref.identifiers:
         reason = f"{_listed(ref.identifiers)} not in catalog; {reason}"
-    if ref.malformed:
+    if isinstance(ref, Reference) and ref.malformed:
         reason = f"{_malformed_reason(ref)}; {reason}"
     return reason
 

@@ -37,7 +37,6 @@ from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
     VenueKind,
-    _slots,
     compare_authors,
     notice_kind,
     same_journal,
@@ -453,7 +452,7 @@ def _series_member(best: _Scored, paper: Paper, title: str) -> bool:
 
 
 def best_failures(
-    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference, best: _Scored
+    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference | Paper, best: _Scored
 ) -> tuple[list[str], list[str], str]:
     """Why ``best`` cannot be verified as the reference's work whatever the other candidates.
 
@@ -462,6 +461,7 @@ def best_failures(
     notice); ``fuzzy_decision`` adds the series rule and the margin, which read the others.
     Returns (failures, the failures reported after the series rule's, a note for the reason
     when the author lists were overruled): the candidate fails if either list is not empty.
+    ``ref`` may be a paper, read as the reference citing it (``verify``).
     """
     notice = notice_kind(ref.title)
     comp = best.comparison
@@ -555,7 +555,7 @@ def _page_number(text: str | None) -> int | None:
     return int(digits) if digits and len(digits) <= 7 else None
 
 
-def _other_page(ref: Reference, paper: Paper, comp: Comparison) -> str:
+def _other_page(ref: Reference | Paper, paper: Paper, comp: Comparison) -> str:
     """Why a same-titled candidate in the reference's volume is another work, or ``""``.
 
     Guidelines and statements printed twice, an executive summary next to the full text, parts
@@ -646,7 +646,7 @@ def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:
     )
 
 
-def _identifier_conflict(ref: Reference, paper: Paper) -> bool:
+def _identifier_conflict(ref: Reference | Paper, paper: Paper) -> bool:
     """The reference names an identifier of a scheme the paper also has, for another work.
 
     Versions of one deposit (:func:`~citeledger.identifiers.version_key`) are one work, and
@@ -692,16 +692,18 @@ def _trusted_resolution(
     The public constructor still converts and validates. ``evidence`` and ``reason`` may be
     :class:`~citeledger.model._observation._Deferred`: made when first read.
     """
-    return _slots(
-        Resolution,
-        state=state,
-        method=method,
-        target=target,
-        score=score,
-        evidence=evidence,
-        reason=reason,
-        alternatives=alternatives,
-    )
+    # The slots set one by one, as ``_slots`` does but without its keyword dictionary (every
+    # result is built here: a measurable share of a verify() pair).
+    obj: Resolution = object.__new__(Resolution)
+    setattr_ = object.__setattr__
+    setattr_(obj, "state", state)
+    setattr_(obj, "method", method)
+    setattr_(obj, "target", target)
+    setattr_(obj, "score", score)
+    setattr_(obj, "evidence", evidence)
+    setattr_(obj, "reason", reason)
+    setattr_(obj, "alternatives", alternatives)
+    return obj
 
 
 def _verified(

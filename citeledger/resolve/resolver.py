@@ -620,16 +620,14 @@ def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) ->
     # verify(given, paper): the common cases directly (_pair.pair_route), anything else
     # through a resolver of that one paper.
     one = _OnePaper(paper)
-    if isinstance(given, Paper):
-        ref = _reference_from_paper(given)
-    elif isinstance(given, Reference):
-        ref = given
-    else:  # a reference string, as resolve() takes it
+    if not isinstance(given, Paper | Reference):  # a reference string, as resolve() takes it
         return Resolver(config=cfg, providers=(one,)).resolve(given)
-    feats = ReferenceFeatures.of(ref)
-    done = pair_route(cfg, ref, feats, one)
+    # A paper is read as the reference citing it (the same features; built only if needed).
+    feats = ReferenceFeatures.of(given)
+    done = pair_route(cfg, given, feats, one)
     if done is not None:
         return done
+    ref = _reference_from_paper(given) if isinstance(given, Paper) else given
     # The same module's resolver, given the features already computed.
     return Resolver(config=cfg, providers=(one,))._resolve(ref, feats)  # noqa: SLF001
 

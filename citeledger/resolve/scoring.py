@@ -267,8 +267,8 @@ class ReferenceFeatures:
     )
 
     @classmethod
-    def of(cls, ref: Reference) -> ReferenceFeatures:
-        """Features of ``ref``."""
+    def of(cls, ref: Reference | Paper) -> ReferenceFeatures:
+        """Features of ``ref`` (a paper: of the reference citing it with all its fields)."""
         # Built like the constructor would (a test checks equality with it), with the title's
         # tokens computed once for both ``generic`` and ``tokens``: this runs once per resolved
         # reference and once per ``verify`` pair.
@@ -280,11 +280,12 @@ class ReferenceFeatures:
         setattr_(obj, "generic", is_generic_title(title, tokens) if title else True)
         setattr_(obj, "authors", name_keys(ref.authors))
         setattr_(obj, "year", ref.year)
+        first_page = ref.first_page  # a paper computes it from its pages
         setattr_(obj, "volume", ref.volume)
-        setattr_(obj, "first_page", ref.first_page)
+        setattr_(obj, "first_page", first_page)
         setattr_(obj, "venue", ref.venue)
         setattr_(obj, "volume_code", _norm_code(ref.volume))
-        setattr_(obj, "page_code", _norm_code(ref.first_page))
+        setattr_(obj, "page_code", _norm_code(first_page))
         setattr_(obj, "preprint", is_preprint(ref.identifiers, ref.venue))
         setattr_(obj, "tokens", tokens)
         return obj
