@@ -66,13 +66,15 @@ class _OnePaper:
       (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
     """
 
-    __slots__ = ("_keys", "paper")
+    __slots__ = ("_keys", "_versions", "paper")
 
     def __init__(self, paper: Paper) -> None:
         self.paper = paper
         # The paper's work keys, computed on the first lookup (most pairs have one identifier
-        # each side; a reference with several looks them up once).
+        # each side; a reference with several looks them up once), and the same with their
+        # version keys, on the first lookup that needs them.
         self._keys: list[str] | None = None
+        self._versions: set[str] | None = None
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
         paper = self.paper
@@ -84,10 +86,10 @@ class _OnePaper:
             return [paper]
         if paper.related and any(work_key(r.identifier) == key for r in paper.related):
             return [paper]
-        base = version_of(key)
-        if any(k == base or version_of(k) == base for k in keys):
-            return [paper]
-        return []
+        versions = self._versions
+        if versions is None:
+            versions = self._versions = {*keys, *(version_of(k) for k in keys)}
+        return [paper] if version_of(key) in versions else []
 
     def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
         """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""

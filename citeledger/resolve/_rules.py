@@ -653,18 +653,19 @@ def _identifier_conflict(ref: Reference | Paper, paper: Paper) -> bool:
     a preprint-server or repository DOI never conflicts with another DOI: a preprint and its
     published version legitimately carry two.
     """
+    if not paper.identifiers:
+        return False
     for ident in ref.identifiers:
-        mine = version_key(ident)
-        if mine.startswith(PREPRINT_DOI_PREFIXES):
-            continue
         scheme = ident.scheme
         # The paper's own identifiers of that scheme, its preprint DOIs aside: a bioRxiv DOI
         # beside the journal DOI does not make another journal DOI compatible.
-        theirs = [
-            k
-            for k in (version_key(i) for i in paper.identifiers if i.scheme is scheme)
-            if not k.startswith(PREPRINT_DOI_PREFIXES)
-        ]
+        same = [i for i in paper.identifiers if i.scheme is scheme]
+        if not same:
+            continue
+        mine = version_key(ident)
+        if mine.startswith(PREPRINT_DOI_PREFIXES):
+            continue
+        theirs = [k for k in map(version_key, same) if not k.startswith(PREPRINT_DOI_PREFIXES)]
         if theirs and mine not in theirs:
             return True
     return False

@@ -194,13 +194,15 @@ def compare_authors(
     matched = 0
     first_ok = False
     same = _same_person
+    # The right side's family names for the pairwise rule: an equal one (the common case) is
+    # found before the rule is applied.
+    families = {b.family for b in right} if index is None or close is None else _NO_FAMILIES
     for i, a in enumerate(left):
         if index is not None and close is not None:
             if not _found(a, right, index, close[i]):
                 continue
-        # Otherwise (a one-off comparison) the rule pair by pair; equal family names (the
-        # common case) are tested inline before the full rule.
-        elif not any(b.family == a.family or same(a, b) for b in right):
+        # Otherwise (a one-off comparison) the rule pair by pair.
+        elif a.family not in families and not any(same(a, b) for b in right):
             continue
         matched += 1
         if i == 0:
