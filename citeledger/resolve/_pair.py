@@ -151,7 +151,6 @@ def pair_route(
         return None
     hit = one.scored(feats)
     best: _Scored | None = None
-    failures: list[str] = []
     if hit:
         sim, paper, title = hit[0]
         # As the resolver's candidate selection compares one candidate (``_select.compared``).
@@ -169,7 +168,9 @@ def pair_route(
             ),
             title,
         )
-        failures, later, note = best_failures(cfg, feats, ref, best)
+        # Whether it fails is all the decision needs; the failures are listed when the reason
+        # is read.
+        failures, later, note = best_failures(cfg, feats, ref, best, quick=True)
         if not failures and not later:
             return _verified(
                 Method.FUZZY_TITLE,
@@ -178,7 +179,6 @@ def pair_route(
                 _fuzzy_reason((lambda: _listed(idents)) if idents else None, best, None, note),
                 None,
             )
-        failures += later
     return _trusted_resolution(
         state=ResolutionState.MALFORMED_IDENTIFIER
         if cited is not None and cited.malformed
@@ -187,7 +187,7 @@ def pair_route(
         evidence=_Deferred(
             lambda: (*_route_evidence(ref), *(() if best is None else best.comparison.evidence))
         ),
-        reason=_Deferred(lambda: _failed_reason(ref, best, failures)),
+        reason=_Deferred(lambda: _failed_reason(cfg, feats, ref, best)),
         alternatives=() if best is None else (best.paper,),
     )
 
@@ -205,13 +205,16 @@ def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
     )
 
 
-def _failed_reason(ref: Reference | Paper, best: _Scored | None, failures: list[str]) -> str:
-    # The reason of an UNRESOLVED (or MALFORMED_IDENTIFIER) result, as the resolver words it.
-    reason = (
-        _NO_CANDIDATE
-        if best is None
-        else f"best candidate {_describe(best.paper)}: " + "; ".join(failures)
-    )
+def _failed_reason(
+    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference | Paper, best: _Scored | None
+) -> str:
+    # The reason of an UNRESOLVED (or MALFORMED_IDENTIFIER) result, as the resolver words it
+    # (``fuzzy_decision``'s reason with one candidate: its failures, then the later ones).
+    if best is None:
+        reason = _NO_CANDIDATE
+    else:
+        failures, later, _ = best_failures(cfg, feats, ref, best)
+        reason = f"best candidate {_describe(best.paper)}: " + "; ".join([*failures, *later])
     if ref.identifiers:
         reason = f"{_listed(ref.identifiers)} not in catalog; {reason}"
     if isinstance(ref, Reference) and ref.malformed:

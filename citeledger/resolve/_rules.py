@@ -452,7 +452,12 @@ def _series_member(best: _Scored, paper: Paper, title: str) -> bool:
 
 
 def best_failures(
-    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference | Paper, best: _Scored
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    ref: Reference | Paper,
+    best: _Scored,
+    *,
+    quick: bool = False,
 ) -> tuple[list[str], list[str], str]:
     """Why ``best`` cannot be verified as the reference's work whatever the other candidates.
 
@@ -461,17 +466,14 @@ def best_failures(
     notice); ``fuzzy_decision`` adds the series rule and the margin, which read the others.
     Returns (failures, the failures reported after the series rule's, a note for the reason
     when the author lists were overruled): the candidate fails if either list is not empty.
-    ``ref`` may be a paper, read as the reference citing it (``verify``).
+    ``ref`` may be a paper, read as the reference citing it (``verify``). ``quick``: return
+    as soon as the candidate is known to fail (the title, then the disagreeing fields), with
+    the failures found so far, for a caller that needs only whether it fails.
     """
-    notice = notice_kind(ref.title)
     comp = best.comparison
     title = comp.title or 0.0
     failures: list[str] = []
     need_title = cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity
-    need_corr = cfg.min_generic_corroborations if feats.generic else cfg.min_corroborations
-    conflict = _identifier_conflict(ref, best.paper)
-    if conflict:
-        need_corr += 1
     prefix_ok = (
         not feats.generic
         and comp.prefix_title is not None
@@ -479,6 +481,13 @@ def best_failures(
         and comp.corroborations >= cfg.min_prefix_corroborations
     )
     title_ok = title >= need_title or prefix_ok
+    if quick and not title_ok:
+        return [f"title similarity {title:.1f} below {need_title:g}"], [], ""
+    notice = notice_kind(ref.title)
+    need_corr = cfg.min_generic_corroborations if feats.generic else cfg.min_corroborations
+    conflict = _identifier_conflict(ref, best.paper)
+    if conflict:
+        need_corr += 1
     # A substituted word or a differing part number: a sibling paper, not a variant spelling.
     # (Only worth computing when the title passes; otherwise the candidate fails anyway.)
     words = title_word_conflict(feats.title, best.title) if best.title and title_ok else None
@@ -513,6 +522,8 @@ def best_failures(
         )
     if hard:
         failures.append("disagreeing " + ", ".join(hard))
+        if quick:
+            return failures, [], note
     page = _other_page(ref, best.paper, comp)
     if page:
         failures.append(page)
