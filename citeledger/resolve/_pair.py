@@ -77,19 +77,27 @@ class _OnePaper:
         self._versions: set[str] | None = None
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
-        paper = self.paper
+        return [self.paper] if self.holds(work_key(ident)) else []
+
+    def keys(self) -> list[str]:
+        """The work keys of the paper's identifiers, in order."""
         keys = self._keys
         if keys is None:
-            keys = self._keys = [work_key(i) for i in paper.identifiers]
-        key = work_key(ident)
+            keys = self._keys = [work_key(i) for i in self.paper.identifiers]
+        return keys
+
+    def holds(self, key: str) -> bool:
+        """Whether an identifier of work key ``key`` finds the paper (:meth:`by_identifier`)."""
+        keys = self.keys()
         if key in keys:
-            return [paper]
-        if paper.related and any(work_key(r.identifier) == key for r in paper.related):
-            return [paper]
+            return True
+        related = self.paper.related
+        if related and any(work_key(r.identifier) == key for r in related):
+            return True
         versions = self._versions
         if versions is None:
             versions = self._versions = {*keys, *(version_of(k) for k in keys)}
-        return [paper] if version_of(key) in versions else []
+        return version_of(key) in versions
 
     def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
         """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""
@@ -139,9 +147,10 @@ def pair_route(
     :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
     """
     idents = ref.identifiers
-    for position, ident in enumerate(idents):
-        if one.by_identifier(ident):
-            return _exact_pair(cfg, feats, one, idents[:position], ident)
+    ref_keys = [work_key(i) for i in idents]
+    for position, key in enumerate(ref_keys):
+        if one.holds(key):
+            return _exact_pair(cfg, feats, one, idents[:position], idents[position])
     cited = ref if isinstance(ref, Reference) else None
     if not feats.title or (
         cited is not None
@@ -170,7 +179,9 @@ def pair_route(
         )
         # Whether it fails is all the decision needs; the failures are listed when the reason
         # is read.
-        failures, later, note = best_failures(cfg, feats, ref, best, quick=True)
+        failures, later, note = best_failures(
+            cfg, feats, ref, best, quick=True, keys=(ref_keys, one.keys()) if idents else None
+        )
         if not failures and not later:
             return _verified(
                 Method.FUZZY_TITLE,
@@ -235,7 +246,7 @@ def _exact_pair(
     comp = compare(feats, paper, lenient_title=True, year_tolerance=cfg.exact_year_tolerance)
     if exact_problems(cfg, comp):
         return None
-    note = _found_note(ident, paper, one._keys)  # noqa: SLF001 - computed by by_identifier
+    note = _found_note(ident, paper, one.keys())
     found = _Scored(paper, comp)
     return _trusted_resolution(
         state=ResolutionState.VERIFIED_EXACT,

@@ -458,6 +458,7 @@ def best_failures(
     best: _Scored,
     *,
     quick: bool = False,
+    keys: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> tuple[list[str], list[str], str]:
     """Why ``best`` cannot be verified as the reference's work whatever the other candidates.
 
@@ -468,7 +469,8 @@ def best_failures(
     when the author lists were overruled): the candidate fails if either list is not empty.
     ``ref`` may be a paper, read as the reference citing it (``verify``). ``quick``: return
     as soon as the candidate is known to fail (the title, then the disagreeing fields), with
-    the failures found so far, for a caller that needs only whether it fails.
+    the failures found so far, for a caller that needs only whether it fails. ``keys``: the
+    work keys of the reference's and the candidate's identifiers, in order, if computed.
     """
     comp = best.comparison
     title = comp.title or 0.0
@@ -485,7 +487,7 @@ def best_failures(
         return [f"title similarity {title:.1f} below {need_title:g}"], [], ""
     notice = notice_kind(ref.title)
     need_corr = cfg.min_generic_corroborations if feats.generic else cfg.min_corroborations
-    conflict = _identifier_conflict(ref, best.paper)
+    conflict = _identifier_conflict(ref, best.paper, keys)
     if conflict:
         need_corr += 1
     # A substituted word or a differing part number: a sibling paper, not a variant spelling.
@@ -657,26 +659,36 @@ def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:
     )
 
 
-def _identifier_conflict(ref: Reference | Paper, paper: Paper) -> bool:
+def _identifier_conflict(
+    ref: Reference | Paper, paper: Paper, keys: tuple[Sequence[str], Sequence[str]] | None = None
+) -> bool:
     """The reference names an identifier of a scheme the paper also has, for another work.
 
     Versions of one deposit (:func:`~citeledger.identifiers.version_key`) are one work, and
     a preprint-server or repository DOI never conflicts with another DOI: a preprint and its
-    published version legitimately carry two.
+    published version legitimately carry two. ``keys``: the work keys of ``ref``'s and
+    ``paper``'s identifiers, in order, if already computed.
     """
-    if not paper.identifiers:
+    theirs_all = paper.identifiers
+    if not theirs_all:
         return False
-    for ident in ref.identifiers:
+    for n, ident in enumerate(ref.identifiers):
         scheme = ident.scheme
         # The paper's own identifiers of that scheme, its preprint DOIs aside: a bioRxiv DOI
         # beside the journal DOI does not make another journal DOI compatible.
-        same = [i for i in paper.identifiers if i.scheme is scheme]
+        same = [j for j, i in enumerate(theirs_all) if i.scheme is scheme]
         if not same:
             continue
-        mine = version_key(ident)
+        mine = version_key(ident) if keys is None else version_of(keys[0][n])
         if mine.startswith(PREPRINT_DOI_PREFIXES):
             continue
-        theirs = [k for k in map(version_key, same) if not k.startswith(PREPRINT_DOI_PREFIXES)]
+        theirs = [
+            k
+            for k in (
+                version_key(theirs_all[j]) if keys is None else version_of(keys[1][j]) for j in same
+            )
+            if not k.startswith(PREPRINT_DOI_PREFIXES)
+        ]
         if theirs and mine not in theirs:
             return True
     return False
