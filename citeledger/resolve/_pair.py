@@ -118,6 +118,10 @@ class _OnePaper:
         theirs = normalize_title(self.paper.title)
         if not title or not theirs:
             return []
+        if title == theirs:
+            # One title (most pairs): it shares every content token, if it has any, and both
+            # RapidFuzz scores of a string against itself are 100.
+            return [(100.0, self.paper, theirs)] if feats.tokens else []
         # A shared content token: the reference's tokens are content words, so any word of the
         # paper's title among them is one (``title_tokens(theirs)`` would drop only others).
         if set(feats.tokens).isdisjoint(theirs.split()):

@@ -473,6 +473,8 @@ def title_part(
     prefix: float | None = None
     if title_score is not None and not lenient:
         title = title_score
+    elif left and left == right:  # either similarity of a title with itself
+        title = 100.0
     else:
         title = (lenient_title_similarity if lenient else title_similarity)(left, right)
     if title < 90.0 and right and not lenient:
@@ -490,12 +492,14 @@ def title_part(
     if n_left >= _PREFIX_MIN_LENGTH and n_right >= _PREFIX_MIN_LENGTH:
         if lenient:
             prefix = title  # the lenient similarity already reads a start match
+        # How well the shorter title matches the start of the longer (a dropped subtitle,
+        # a truncation) or its end (dropped leading words: metadata that lost an italic
+        # taxon, "Staphylococcus aureus subvert autophagy ..." recorded as "subvert
+        # autophagy ...", or a group author read into the title), starting from the title
+        # similarity (``title``, whichever way it was computed).
+        elif left == right:  # one title (most verify pairs): a string against itself is 100
+            prefix = max(title, 100.0)
         else:
-            # How well the shorter title matches the start of the longer (a dropped subtitle,
-            # a truncation) or its end (dropped leading words: metadata that lost an italic
-            # taxon, "Staphylococcus aureus subvert autophagy ..." recorded as "subvert
-            # autophagy ...", or a group author read into the title), starting from the title
-            # similarity (``title``, whichever way it was computed).
             short, long = (left, right) if n_left <= n_right else (right, left)
             n = len(short)
             head = float(fuzz.ratio(short, long[:n]))
