@@ -13,6 +13,7 @@ raising a threshold can only change decisions, never the scores they are made on
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from attrs import Factory, field, frozen
@@ -275,11 +276,11 @@ class ReferenceFeatures:
         # tokens computed once for both ``generic`` and ``tokens``: this runs once per resolved
         # reference and once per ``verify`` pair.
         title = normalize_title(ref.title)
-        tokens = tuple(title_tokens(title))
+        tokens, generic = _title_facts(title)
         obj = object.__new__(cls)
         setattr_ = object.__setattr__
         setattr_(obj, "title", title)
-        setattr_(obj, "generic", is_generic_title(title, tokens) if title else True)
+        setattr_(obj, "generic", generic)
         setattr_(obj, "authors", name_keys(ref.authors))
         setattr_(obj, "year", ref.year)
         first_page = ref.first_page  # a paper computes it from its pages
@@ -291,6 +292,14 @@ class ReferenceFeatures:
         setattr_(obj, "preprint", is_preprint(ref.identifiers, ref.venue))
         setattr_(obj, "tokens", tokens)
         return obj
+
+
+@lru_cache(maxsize=1 << 16)
+def _title_facts(title: str) -> tuple[tuple[str, ...], bool]:
+    # A normalised title's content tokens and whether it is generic, for ReferenceFeatures.of
+    # (cached on the title as normalize_title is: a title recurs across references and pairs).
+    tokens = tuple(title_tokens(title))
+    return tokens, is_generic_title(title, tokens) if title else True
 
 
 #: One field's outcome inside a :class:`Comparison`: (field, agreement, score, left, right).
