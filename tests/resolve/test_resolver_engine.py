@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 import citeledger as cl
+from citeledger.model import Relation
 from citeledger.resolve import _rules as resolver_module
 from citeledger.resolve import _select as resolver_engine
 from citeledger.resolve._rules import _order, _Scored, _tie_key
@@ -346,3 +347,86 @@ def test_the_series_rule_sees_issues_that_are_not_compared() -> None:
         result = cl.Resolver(catalog).resolve(ref)
         assert result.state is cl.ResolutionState.UNRESOLVED
         assert "the title recurs" in result.reason
+
+
+# --------------------------------------------------------------------------- verify's pair route
+
+_PAIR_IDS = (
+    "10.5555/e.1",
+    "10.5555/e.2",
+    "arXiv:2104.07857v1",
+    "arXiv:2104.07857v2",
+    "10.48550/arXiv.2104.07857",
+    "10.1101/2020.01.01.123456",
+    "10.6084/m9.figshare.9.v1",
+    "10.6084/m9.figshare.9.v2",
+    "pmid:123456",
+    "PMC123456",
+)
+
+
+@st.composite
+def _pair_paper(draw: st.DrawFn) -> cl.Paper:
+    # _paper() with identifiers that may be versions, preprints or relations of each other.
+    paper = draw(_paper())
+    related = draw(st.lists(st.sampled_from(_PAIR_IDS[2:6]), max_size=1))
+    return attrs.evolve(
+        paper,
+        identifiers=draw(st.lists(st.sampled_from(_PAIR_IDS), max_size=3, unique=True)),
+        related=[Relation(kind="has_preprint", identifier=i) for i in related],
+    )
+
+
+@st.composite
+def _pair_item(draw: st.DrawFn, paper: cl.Paper) -> cl.Reference | cl.Paper:
+    kind = draw(st.integers(0, 4))
+    if kind == 0:
+        return paper  # a record verified against itself
+    if kind == 1:
+        return draw(_pair_paper())
+    title = paper.title or ""
+    if kind == 2:  # the paper cited with noise: case, a dropped word, a substituted word
+        words = title.upper().split() if draw(st.booleans()) else title.split()
+        if len(words) > 2 and draw(st.booleans()):
+            del words[draw(st.integers(0, len(words) - 1))]
+        if words and draw(st.booleans()):
+            words[draw(st.integers(0, len(words) - 1))] = draw(st.sampled_from(_WORDS))
+        return cl.Reference(
+            title=" ".join(words) or None,
+            authors=paper.authors[: draw(st.integers(0, 2))],
+            year=draw(st.sampled_from([paper.year, None, 2001])),
+            volume=draw(st.sampled_from([paper.volume, None, "9"])),
+            first_page=draw(st.sampled_from([paper.first_page, None, "3"])),
+            venue=draw(st.sampled_from([paper.venue, None, "Nature"])),
+            identifiers=draw(st.lists(st.sampled_from(_PAIR_IDS), max_size=2, unique=True)),
+        )
+    if kind == 3:  # title-less: identifiers, or journal, volume and page
+        return cl.Reference(
+            venue=paper.venue,
+            volume=paper.volume,
+            first_page=paper.first_page,
+            identifiers=draw(st.lists(st.sampled_from(_PAIR_IDS), max_size=2, unique=True)),
+        )
+    # a string: parse confidence, doubt, malformed fragments
+    tail = draw(st.sampled_from(["", " doi:10.55/x", " doi:10.5555/e.1", " arXiv:2104.07857"]))
+    return cl.Reference.from_string(f"Smith A. {title}. Nature. 2001;1:7.{tail}")
+
+
+@given(data=st.data())
+@settings(max_examples=300, deadline=None)
+def test_verify_pair_route_equals_a_one_paper_catalog(data: st.DataObject) -> None:
+    # verify() decides most pairs in _pair.pair_route (no resolver); what it decides there and
+    # what it leaves to the resolver are what a one-paper catalog gives, evidence and reason too.
+    from citeledger.resolve._pair import _OnePaper, pair_route  # noqa: PLC0415
+    from citeledger.resolve.resolver import _DEFAULT_CONFIG  # noqa: PLC0415
+
+    paper = data.draw(_pair_paper())
+    item = data.draw(_pair_item(paper))
+    expected = cl.Resolver([paper]).resolve(item)
+    got = cl.verify(item, paper)
+    assert got == expected
+    assert got.evidence == expected.evidence
+    assert got.reason == expected.reason
+    assert verify_many([(item, paper)]) == [expected]
+    routed = pair_route(_DEFAULT_CONFIG, item, ReferenceFeatures.of(item), _OnePaper(paper))
+    assert routed is None or routed == expected
