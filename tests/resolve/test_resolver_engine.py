@@ -389,7 +389,8 @@ def _pair_item(draw: st.DrawFn, paper: cl.Paper) -> cl.Reference | cl.Paper:
         words = title.upper().split() if draw(st.booleans()) else title.split()
         if len(words) > 2 and draw(st.booleans()):
             del words[draw(st.integers(0, len(words) - 1))]
-        if words and draw(st.booleans()):
+        substitute = draw(st.booleans())
+        if words and substitute:
             words[draw(st.integers(0, len(words) - 1))] = draw(st.sampled_from(_WORDS))
         return cl.Reference(
             title=" ".join(words) or None,
