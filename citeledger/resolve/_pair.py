@@ -134,13 +134,17 @@ class _OnePaper:
 
 
 def pair_route(
-    cfg: ResolverConfig, ref: Reference | Paper, feats: ReferenceFeatures, one: _OnePaper
+    cfg: ResolverConfig,
+    ref: Reference | Paper,
+    feats: ReferenceFeatures,
+    one: _OnePaper,
+    keys: list[str] | None = None,
 ) -> Resolution | None:
     """``Resolver(providers=[one]).resolve(ref)`` in the common cases, else None.
 
     ``ref`` may be a paper, read as the reference citing it with all its fields
     (:meth:`~citeledger.model.Reference.from_paper`: no parse, no malformed fragment), which
-    is then not built.
+    is then not built. ``keys``: the work keys of its identifiers, in order, if computed.
 
     An identifier of the reference that the paper holds, with metadata that agree: the
     identifier route's ``VERIFIED_EXACT`` (one record under the identifier: it is not shared;
@@ -151,7 +155,7 @@ def pair_route(
     :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
     """
     idents = ref.identifiers
-    ref_keys = [work_key(i) for i in idents]
+    ref_keys = [work_key(i) for i in idents] if keys is None else keys
     for position, key in enumerate(ref_keys):
         if one.holds(key):
             return _exact_pair(cfg, feats, one, idents[:position], idents[position])

@@ -33,6 +33,7 @@ import attrs
 from rapidfuzz import fuzz
 
 from citeledger.errors import InvalidArgument, ModelError
+from citeledger.identifiers import work_key
 from citeledger.model import (
     Evidence,
     Method,
@@ -623,8 +624,9 @@ def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) ->
     if not isinstance(given, Paper | Reference):  # a reference string, as resolve() takes it
         return Resolver(config=cfg, providers=(one,)).resolve(given)
     # A paper is read as the reference citing it (the same features; built only if needed).
-    feats = ReferenceFeatures.of(given)
-    done = pair_route(cfg, given, feats, one)
+    keys = [work_key(i) for i in given.identifiers]
+    feats = ReferenceFeatures.of(given, keys)
+    done = pair_route(cfg, given, feats, one, keys)
     if done is not None:
         return done
     ref = _reference_from_paper(given) if isinstance(given, Paper) else given

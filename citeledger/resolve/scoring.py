@@ -270,8 +270,11 @@ class ReferenceFeatures:
     )
 
     @classmethod
-    def of(cls, ref: Reference | Paper) -> ReferenceFeatures:
-        """Features of ``ref`` (a paper: of the reference citing it with all its fields)."""
+    def of(cls, ref: Reference | Paper, keys: Sequence[str] | None = None) -> ReferenceFeatures:
+        """Features of ``ref`` (a paper: of the reference citing it with all its fields).
+
+        ``keys``: the work keys of ``ref``'s identifiers, in order, if already computed.
+        """
         # Built like the constructor would (a test checks equality with it), with the title's
         # tokens computed once for both ``generic`` and ``tokens``: this runs once per resolved
         # reference and once per ``verify`` pair.
@@ -289,7 +292,14 @@ class ReferenceFeatures:
         setattr_(obj, "venue", ref.venue)
         setattr_(obj, "volume_code", _norm_code(ref.volume))
         setattr_(obj, "page_code", _norm_code(first_page))
-        setattr_(obj, "preprint", is_preprint(ref.identifiers, ref.venue))
+        setattr_(
+            obj,
+            "preprint",
+            is_preprint(ref.identifiers, ref.venue)
+            if keys is None
+            else any(k.startswith(_PREPRINT_KEYS) for k in keys)
+            or venue_kind(ref.venue) is VenueKind.PREPRINT,
+        )
         setattr_(obj, "tokens", tokens)
         return obj
 
@@ -728,11 +738,14 @@ def compare(
             )
         )
 
-    return Comparison(
-        title=title,
-        prefix_title=prefix,
-        rank=rank,
-        corroborations=corroborations,
-        hard=tuple(hard),
-        outcomes=tuple(outcomes),
-    )
+    # Built slot by slot (as _slots does, without its keyword dictionary): the values are
+    # already what the class holds, and this runs for every compared candidate.
+    comp: Comparison = object.__new__(Comparison)
+    setattr_ = object.__setattr__
+    setattr_(comp, "title", title)
+    setattr_(comp, "prefix_title", prefix)
+    setattr_(comp, "rank", rank)
+    setattr_(comp, "corroborations", corroborations)
+    setattr_(comp, "hard", tuple(hard))
+    setattr_(comp, "outcomes", tuple(outcomes))
+    return comp
