@@ -96,7 +96,7 @@ class _OnePaper:
             return True
         versions = self._versions
         if versions is None:
-            versions = self._versions = {*keys, *(version_of(k) for k in keys)}
+            versions = self._versions = {*keys, *map(version_of, keys)}
         return version_of(key) in versions
 
     def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from attrs import frozen
 
@@ -724,10 +724,17 @@ def _trusted_resolution(
     setattr_(obj, "method", method)
     setattr_(obj, "target", target)
     setattr_(obj, "score", score)
-    setattr_(obj, "evidence", evidence)
-    setattr_(obj, "reason", reason)
+    # Straight into the slots under the read-once descriptors (a _Deferred is kept as it is).
+    _EVIDENCE_SLOT.__set__(obj, evidence)
+    _REASON_SLOT.__set__(obj, reason)
     setattr_(obj, "alternatives", alternatives)
     return obj
+
+
+# The slots of Resolution.evidence and .reason, which the model wraps in read-once descriptors
+# (class access to one gives the slot).
+_EVIDENCE_SLOT: Final[Any] = Resolution.evidence
+_REASON_SLOT: Final[Any] = Resolution.reason
 
 
 def _verified(

@@ -621,7 +621,7 @@ def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) ->
     # verify(given, paper): the common cases directly (_pair.pair_route), anything else
     # through a resolver of that one paper.
     one = _OnePaper(paper)
-    if not isinstance(given, Paper | Reference):  # a reference string, as resolve() takes it
+    if not isinstance(given, (Paper, Reference)):  # a reference string, as resolve() takes it
         return Resolver(config=cfg, providers=(one,)).resolve(given)
     # A paper is read as the reference citing it (the same features; built only if needed).
     keys = [work_key(i) for i in given.identifiers]
