@@ -6,6 +6,7 @@ Part of :mod:`~citeledger.resolve.scoring`, which re-exports these names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from rapidfuzz import fuzz
@@ -120,7 +121,9 @@ _ROMAN: Final = {"ii": "2", "iii": "3", "iv": "4", "vi": "6", "vii": "7", "viii"
 _ORDINAL: Final = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
-def _title_words(normalized: str) -> set[str]:
+@lru_cache(maxsize=1 << 14)
+def _title_words(normalized: str) -> frozenset[str]:
+    # Cached: a candidate's title is read again for every reference it is the best of.
     out: set[str] = set()
     for word in normalized.split():
         if word in STOPWORDS:
@@ -129,10 +132,10 @@ def _title_words(normalized: str) -> set[str]:
         tok = ordinal.group(1) if ordinal else _ROMAN.get(word, word)
         if len(tok) > 1 or tok.isdigit():
             out.add(tok)
-    return out
+    return frozenset(out)
 
 
-def _word_found(word: str, others: set[str]) -> bool:
+def _word_found(word: str, others: frozenset[str]) -> bool:
     if word.isdigit():
         return word in others  # 2011 vs 2012, part 2 vs part 3: numbers must be equal
     for other in others:
