@@ -171,8 +171,6 @@ class PyTitleIndex:
 
     __slots__ = ("_drop", "_normalized", "_postings", "_titles")
 
-    # A defaultdict of lists (Catalog.from_records) is filled in C by map(); a dict in a loop.
-
     def __init__(
         self,
         normalized: list[str],
@@ -203,6 +201,7 @@ class PyTitleIndex:
     def add_tokens(self, tokens: Iterable[str], pid: int) -> None:
         """Add ``pid`` to the posting list of each token (distinct tokens)."""
         postings = self._postings
+        # A defaultdict (Catalog.from_records) is filled by map(), every step in C.
         if type(postings) is collections.defaultdict:
             _consume(map(_array_append, map(postings.__getitem__, tokens), repeat(pid)))
             return
