@@ -435,8 +435,11 @@ class Catalog:
         from its record the first time it is read (as a candidate, a result or through
         ``catalog[pid]``), then kept. The cyclic garbage collector is paused while it runs
         (the build makes no cycles, and the collector would walk the caller's records again and
-        again). About 18-24 CPU-seconds and 0.5 GB per million records of the common fields
-        on the shared workload, against 41-43 before (``benchmarks/catalog_build.py``).
+        again). The titles are indexed, and titles, volumes and pages folded, by the compiled
+        ``_rowkernel`` when the extension is built (else in Python, with the same result). About
+        9-11 CPU-seconds and 0.5 GB per million records of the common fields on the shared
+        workload (17-24 with the pure-Python steps; 41-43 before the columns), measured with
+        ``benchmarks/catalog_build.py``.
 
         ``records`` may be:
 
