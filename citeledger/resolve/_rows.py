@@ -7,8 +7,12 @@ first read. Pyarrow tables are read row by row without importing pyarrow here.
 
 from __future__ import annotations
 
+import collections
+import functools
+import os
 import string
 from array import array
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import attrs
@@ -27,6 +31,8 @@ from citeledger.resolve.normalize import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+
+    from citeledger.resolve import _rowkernel
 
 _PAPER_FIELDS: Final = frozenset(a.name for a in attrs.fields(Paper))
 # normalize_text without its LRU cache: each catalog title is normalised once at build time and
@@ -126,6 +132,107 @@ def _title_words(title: str) -> tuple[list[str], set[str]]:
         return words, set(words).difference(_ASCII_DROP)
     normalized = _normalize_once(title)
     return normalized.split(), set(title_tokens(normalized))
+
+
+def _fold(value: object, other: Callable[[Any], str | None]) -> Any:
+    """``Paper``'s conversion of a title, volume or page range, the ASCII case inline.
+
+    For an ASCII ``str``: ``" ".join(value.split())`` if that differs from ``value`` (None when
+    it is empty), else ``value`` itself; anything else is ``other(value)``. The compiled
+    :func:`citeledger.resolve._rowkernel.fold` does the same.
+    """
+    if type(value) is str and value.isascii():
+        text = " ".join(value.split())
+        return value if text == value else (text or None)
+    return other(value)
+
+
+#: An empty posting list (``array("I")``), for a defaultdict.
+_new_postings: Final = functools.partial(array, "I")
+_consume: Final = collections.deque[object](maxlen=0).extend
+_array_append: Final = array.append
+
+
+class PyTitleIndex:
+    """A catalog's title indexes for a batch of papers (the pure-Python implementation).
+
+    Args:
+        normalized: The catalog's normalised titles, appended to.
+        titles: Its title table's ``append`` (given each word-sorted title).
+        postings: Its ``token -> array('I') of ids`` dict, added to.
+        drop: Words that are never tokens (:data:`_ASCII_DROP`).
+
+    :meth:`add` indexes one title as the catalog does (``_index_fields``) when it is None, ""
+    or ASCII without markup or entities; the caller indexes any other title and passes its
+    tokens to :meth:`add_tokens`. :meth:`finish` completes ``postings`` (each list in ascending
+    id order). The compiled ``citeledger.resolve._rowkernel.TitleIndex`` keeps its lists in C
+    until :meth:`finish` and gives the same dict.
+    """
+
+    __slots__ = ("_drop", "_normalized", "_postings", "_titles")
+
+    def __init__(
+        self,
+        normalized: list[str],
+        titles: Callable[[str], None],
+        postings: dict[str, array[int]],
+        drop: frozenset[str],
+    ) -> None:
+        self._normalized = normalized.append
+        self._titles = titles
+        self._postings = postings
+        self._drop = drop
+
+    def add(self, title: str | None, pid: int) -> bool:
+        """Index title ``title`` of paper ``pid``; False (nothing done) for an unusual title."""
+        if not title:
+            self._normalized("")
+            self._titles("")
+            return True
+        if type(title) is not str or not title.isascii() or "<" in title or "&" in title:
+            return False
+        words = title.encode().translate(_ASCII_FOLD_BYTES).decode().split()
+        self._normalized(" ".join(words))
+        words.sort()
+        self._titles(" ".join(words))
+        self.add_tokens(set(words).difference(self._drop), pid)
+        return True
+
+    def add_tokens(self, tokens: Iterable[str], pid: int) -> None:
+        """Add ``pid`` to the posting list of each token (distinct tokens)."""
+        postings = self._postings
+        # A defaultdict (Catalog.from_records) is filled by map(), every step in C.
+        if type(postings) is collections.defaultdict:
+            _consume(map(_array_append, map(postings.__getitem__, tokens), repeat(pid)))
+            return
+        for tok in tokens:
+            arr = postings.get(tok)
+            if arr is None:
+                postings[tok] = array("I", (pid,))
+            else:
+                arr.append(pid)
+
+    def finish(self) -> None:
+        """Complete the postings dict (nothing left to do here: it is filled as titles come)."""
+
+
+_kernel: Any
+try:
+    from citeledger.resolve import _rowkernel as _kernel
+except ImportError:  # no compiler at install time: the pure-Python steps
+    _kernel = None
+
+#: Whether :data:`TitleIndex` and :data:`fold` are compiled (``_rowkernel`` imports and
+#: ``CITELEDGER_PURE_PYTHON`` is not ``1``). Tests patch the two names to compare both.
+COMPILED: Final = _kernel is not None and os.environ.get("CITELEDGER_PURE_PYTHON") != "1"
+
+if TYPE_CHECKING:
+    TitleIndex: type[PyTitleIndex | _rowkernel.TitleIndex]
+    fold: Callable[[object, Callable[[Any], str | None]], Any]
+#: The title index the bulk loop uses (compiled when available, see :data:`COMPILED`).
+TitleIndex = _kernel.TitleIndex if COMPILED else PyTitleIndex
+#: The field folding the bulk loop uses (:func:`_fold`, compiled when available).
+fold = _kernel.fold if COMPILED else _fold
 
 
 def _identifier_key(value: object) -> str:

@@ -103,11 +103,8 @@ def compared(
                     feats, kept[i][1], tolerance=tol, preprint_tolerance=preprint_tol
                 )
             )
-            top = bounds[i]
-            hopeless = year is Agreement.DISAGREE or (
-                top.title < need_title and (top.prefix is None or top.prefix < need_prefix)
-            )
-            have = fine[i] = (top.points + field_points_bound(feats, year), hopeless)
+            hopeless = year is Agreement.DISAGREE or weak[i]
+            have = fine[i] = (bounds[i].points + field_points_bound(feats, year), hopeless)
         return have
 
     def one(i: int, close: Sequence[frozenset[str]] | None = None) -> float:
@@ -162,12 +159,17 @@ def compared(
     ]
     most = field_points_bound(feats)
     rough = [b.points + most for b in bounds]
+    # A title below the threshold that no prefix can rescue fails whatever the year (read
+    # first: the year's agreement costs more).
+    weak = [b.title < need_title and (b.prefix is None or b.prefix < need_prefix) for b in bounds]
     order = sorted(range(n), key=rough.__getitem__, reverse=True)
     # 1. the candidates that might pass
     best = -math.inf
     for i in order:
         if rough[i] < best - margin:
             break  # every later bound is lower still
+        if weak[i]:
+            continue  # hopeless (refine would say so)
         bound, hopeless = refine(i)
         if not hopeless and bound >= best - margin:
             best = max(best, one(i))

@@ -6,6 +6,7 @@ Part of :mod:`~citeledger.resolve.scoring`, which re-exports these names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -120,7 +121,9 @@ _ROMAN: Final = {"ii": "2", "iii": "3", "iv": "4", "vi": "6", "vii": "7", "viii"
 _ORDINAL: Final = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
-def _title_words(normalized: str) -> set[str]:
+@lru_cache(maxsize=1 << 14)
+def _title_words(normalized: str) -> frozenset[str]:
+    # Cached: a candidate's title is read again for every reference it is the best of.
     out: set[str] = set()
     for word in normalized.split():
         if word in STOPWORDS:
@@ -133,7 +136,7 @@ def _title_words(normalized: str) -> set[str]:
         tok = ordinal.group(1) if ordinal else _ROMAN.get(word, word)
         if len(tok) > 1 or tok.isdigit():
             out.add(tok)
-    return out
+    return frozenset(out)
 
 
 _ORDINAL_ENDS: Final = ("st", "nd", "rd", "th")
@@ -148,12 +151,12 @@ class _Spelt(NamedTuple):
     words: list[str]
 
 
-def _spelt(words: set[str]) -> _Spelt:
+def _spelt(words: frozenset[str]) -> _Spelt:
     spelt = [w for w in words if not w.isdigit()]
     return _Spelt("\n" + "\n".join(spelt), tuple(w for w in spelt if len(w) >= 3), spelt)
 
 
-def _word_found(word: str, others: set[str], spelt: _Spelt) -> bool:
+def _word_found(word: str, others: frozenset[str], spelt: _Spelt) -> bool:
     # ``spelt``: ``others`` without the numbers (:func:`_spelt`).
     if word.isdigit():
         return word in others  # 2011 vs 2012, part 2 vs part 3: numbers must be equal
@@ -165,7 +168,7 @@ def _word_found(word: str, others: set[str], spelt: _Spelt) -> bool:
     return len(word) >= 3 and ("\n" + word in spelt.joined or word.startswith(spelt.long))
 
 
-def _unfound(words: set[str], others: set[str]) -> list[str]:
+def _unfound(words: frozenset[str], others: frozenset[str]) -> list[str]:
     # The words of ``words`` not found among ``others`` (:func:`_word_found`), sorted.
     if not words:
         return []

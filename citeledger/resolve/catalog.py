@@ -24,11 +24,9 @@ insertion order: ties are broken by the papers' keys, and posting lists are neve
 from __future__ import annotations
 
 import collections
-import functools
 import gc
 from array import array
 from collections.abc import Iterable, Mapping
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 from citeledger.errors import ModelError
@@ -39,17 +37,20 @@ from citeledger.identifiers._work import _VERSIONED_REGISTRANTS
 from citeledger.model import Paper, _convert
 from citeledger.model._convert import _opt_str, _year
 from citeledger.model._work import _title, first_page_of
+from citeledger.resolve import _rows
 from citeledger.resolve._rows import (
     _ASCII_DROP,
-    _ASCII_FOLD_BYTES,
     _NO_AUTHORS,
     _PAPER_FIELDS,
     _ROW_FIELDS,
     ArrowColumns,
+    PyTitleIndex,
     _arrow_rows,
     _code_text,
+    _fold,
     _identifier_key,
     _is_arrow,
+    _new_postings,
     _Rows,
     _same,
     _title_words,
@@ -109,8 +110,9 @@ class CandidateProvider(Protocol):
         ...
 
 
-#: An empty posting list (``array("I")``), for a defaultdict.
-_new_postings: Final = functools.partial(array, "I")
+def _title_of(value: object) -> str | None:
+    """``Paper``'s conversion of a title (:func:`_rows.fold` folds an ASCII one itself)."""
+    return None if value is None else _title(value)
 
 
 def _shown_repr(value: object) -> str:
@@ -265,136 +267,127 @@ class Catalog:
         r_pages, r_ids = rows.pages.append, rows.identifiers.append
         normalized, titles = self._normalized.append, self._titles.append
         ids, locators, index = self._ids, self._locators, self._index
-        postings = self._postings
         ids_setdefault, locators_setdefault = ids.setdefault, locators.setdefault
         fast_doi = _FAST_DOI_RE.fullmatch
-        consume = collections.deque[object](maxlen=0).extend
-        append = array.append
         low, high = _convert.YEAR_RANGE
-        for record in records:
-            pid = len(papers)
-            if type(record) is not dict:
-                if isinstance(record, Paper):
-                    self.add(record)
-                    continue
-                if not isinstance(record, Mapping):
-                    raise ModelError(
-                        f"catalog record {pid}: expected a mapping of Paper fields, got "
-                        f"{type(record).__name__}: {_shown_repr(record)}"
-                    )
-            if not superset(record):
-                self._add_whole(pid, record)
-                continue
-            get = record.get
-            authors = get("authors")
-            if authors is None or not authors:
-                authors = _NO_AUTHORS
-            elif type(authors) is not list and not isinstance(authors, str | Iterable):
-                self._add_whole(pid, record)  # refused there, naming the record
-                continue
-            # Each value as Paper's converter returns it (for an ASCII string, _opt_str is the
-            # whitespace folding; an int year in range is kept); any value they refuse, or of a
-            # shape this loop does not take, goes to _add_whole, which refuses it with Paper's
-            # own message.
-            try:
-                title = get("title")
-                if type(title) is str and title.isascii():
-                    text = " ".join(title.split())
-                    if text != title:
-                        title = text or None
-                elif title is not None:
-                    title = _title(title)
-                year = get("year")
-                if year is not None and not (type(year) is int and low <= year <= high):
-                    year = _year(year)
-                venue = get("venue")
-                if venue is not None:
-                    venue = venues.get(venue, venues)
-                    if venue is venues:
-                        venue = venue_of(get("venue"))
-                volume = _code_text(get("volume"))
-                pages = _code_text(get("pages"))
-                issue = get("issue")
-                if issue is not None:
-                    issue = _same(issue, _opt_str)
-                given = get("identifiers")
-                if given is None:
-                    keys: list[str] = []
-                    given = ()
-                elif type(given) is list and len(given) == 1:
-                    # One identifier (the common case), most often a clean DOI: as
-                    # _identifier_key, inline.
-                    one = given[0]
-                    if (
-                        type(one) is str
-                        and fast_doi(one)
-                        and "%" not in one
-                        and "&" not in one
-                        and not (doi := _doi_publisher_rules(one, one.lower())).startswith(
-                            _ARXIV_DOI_PREFIX
+        # The title indexes and the folding of titles, volumes and pages: compiled for a bulk
+        # load when the extension is built (its posting lists are merged into self._postings
+        # by finish()), else in Python; the same results either way (a test compares them).
+        title_index = (_rows.TitleIndex if bulk else PyTitleIndex)(
+            self._normalized, titles, self._postings, _ASCII_DROP
+        )
+        add_title, add_tokens = title_index.add, title_index.add_tokens
+        fold = _rows.fold if bulk else _fold
+        try:
+            for record in records:
+                pid = len(papers)
+                if type(record) is not dict:
+                    if isinstance(record, Paper):
+                        self.add(record)
+                        continue
+                    if not isinstance(record, Mapping):
+                        raise ModelError(
+                            f"catalog record {pid}: expected a mapping of Paper fields, got "
+                            f"{type(record).__name__}: {_shown_repr(record)}"
                         )
-                    ):
-                        keys = ["doi:" + doi]
-                    else:
-                        keys = [_identifier_key(one)]
-                    given = one  # kept bare: Paper reads it as the list of it
-                elif type(given) is list or type(given) is tuple:
-                    keys = list(map(_identifier_key, given))
-                    # One identifier is kept bare: Paper reads it as the list of it.
-                    given = given[0] if len(given) == 1 else tuple(given)
-                else:
+                if not superset(record):
                     self._add_whole(pid, record)
                     continue
-            except (ModelError, TypeError, ValueError):
-                self._add_whole(pid, record)
-                continue
-            papers.append(None)
-            r_title(title)
-            r_authors(authors)
-            r_year(year or 0)
-            r_venue(venue)
-            r_volume(volume)
-            r_issue(issue)
-            r_pages(pages)
-            r_ids(given)
-            # The indexes, as _index_fields builds them.
-            if title:
-                if title.isascii() and "<" not in title and "&" not in title:
-                    words = title.encode().translate(_ASCII_FOLD_BYTES).decode().split()
-                    tokens = set(words).difference(_ASCII_DROP)
-                else:
-                    words, tokens = _title_words(title)
-                normalized(" ".join(words))
-                words.sort()
-                titles(" ".join(words))
-            else:
-                tokens = set()
-                normalized("")
-                titles("")
-            for key in keys:
-                if ids_setdefault(key, pid) is not pid:
-                    index(ids, key, pid)
-                if key[:4] != "doi:" or key[4 : key.find("/")] in _VERSIONED_REGISTRANTS:
-                    base = version_of(key)  # (which keeps any other DOI's key)
-                    if base != key:
-                        index(self._versions, base, pid)
-            if volume and pages:
-                if volume.isdigit() and pages.isdigit() and volume.isascii() and pages.isascii():
-                    # normalize_code keeps ASCII digits, and they hold no page range.
-                    loc: str | None = f"{volume}|{pages}"
-                else:
-                    loc = locator_key(volume, first_page_of(pages))
-                if loc is not None and locators_setdefault(loc, pid) is not pid:
-                    index(locators, loc, pid)
-            if bulk:
-                # postings is a defaultdict here (from_records): every step runs in C.
-                consume(map(append, map(postings.__getitem__, tokens), repeat(pid)))
-                continue
-            for tok in tokens:
+                get = record.get
+                authors = get("authors")
+                if authors is None or not authors:
+                    authors = _NO_AUTHORS
+                elif type(authors) is not list and not isinstance(authors, str | Iterable):
+                    self._add_whole(pid, record)  # refused there, naming the record
+                    continue
+                # Each value as Paper's converter returns it (for an ASCII string, _opt_str is the
+                # whitespace folding; an int year in range is kept); any value they refuse, or of a
+                # shape this loop does not take, goes to _add_whole, which refuses it with Paper's
+                # own message.
                 try:
-                    postings[tok].append(pid)
-                except KeyError:
-                    postings[tok] = array("I", (pid,))
+                    title = fold(get("title"), _title_of)
+                    year = get("year")
+                    if year is not None and not (type(year) is int and low <= year <= high):
+                        year = _year(year)
+                    venue = get("venue")
+                    if venue is not None:
+                        venue = venues.get(venue, venues)
+                        if venue is venues:
+                            venue = venue_of(get("venue"))
+                    volume = fold(get("volume"), _code_text)
+                    pages = fold(get("pages"), _code_text)
+                    issue = get("issue")
+                    if issue is not None:
+                        issue = _same(issue, _opt_str)
+                    given = get("identifiers")
+                    if given is None:
+                        keys: list[str] = []
+                        given = ()
+                    elif type(given) is list and len(given) == 1:
+                        # One identifier (the common case), most often a clean DOI: as
+                        # _identifier_key, inline.
+                        one = given[0]
+                        if (
+                            type(one) is str
+                            and fast_doi(one)
+                            and "%" not in one
+                            and "&" not in one
+                            and not (doi := _doi_publisher_rules(one, one.lower())).startswith(
+                                _ARXIV_DOI_PREFIX
+                            )
+                        ):
+                            keys = ["doi:" + doi]
+                        else:
+                            keys = [_identifier_key(one)]
+                        given = one  # kept bare: Paper reads it as the list of it
+                    elif type(given) is list or type(given) is tuple:
+                        keys = list(map(_identifier_key, given))
+                        # One identifier is kept bare: Paper reads it as the list of it.
+                        given = given[0] if len(given) == 1 else tuple(given)
+                    else:
+                        self._add_whole(pid, record)
+                        continue
+                except (ModelError, TypeError, ValueError):
+                    self._add_whole(pid, record)
+                    continue
+                papers.append(None)
+                r_title(title)
+                r_authors(authors)
+                r_year(year or 0)
+                r_venue(venue)
+                r_volume(volume)
+                r_issue(issue)
+                r_pages(pages)
+                r_ids(given)
+                # The indexes, as _index_fields builds them.
+                if not add_title(title, pid):
+                    words, tokens = _title_words(title)
+                    normalized(" ".join(words))
+                    words.sort()
+                    titles(" ".join(words))
+                    add_tokens(tokens, pid)
+                for key in keys:
+                    if ids_setdefault(key, pid) is not pid:
+                        index(ids, key, pid)
+                    if key[:4] != "doi:" or key[4 : key.find("/")] in _VERSIONED_REGISTRANTS:
+                        base = version_of(key)  # (which keeps any other DOI's key)
+                        if base != key:
+                            index(self._versions, base, pid)
+                if volume and pages:
+                    if (
+                        volume.isdigit()
+                        and pages.isdigit()
+                        and volume.isascii()
+                        and pages.isascii()
+                    ):
+                        # normalize_code keeps ASCII digits, and they hold no page range.
+                        loc: str | None = f"{volume}|{pages}"
+                    else:
+                        loc = locator_key(volume, first_page_of(pages))
+                    if loc is not None and locators_setdefault(loc, pid) is not pid:
+                        index(locators, loc, pid)
+        finally:
+            title_index.finish()
 
     def _add_whole(self, pid: int, record: Mapping[str, Any]) -> int:
         """:meth:`add_record` for any record: check it by building the paper without authors."""
@@ -442,8 +435,11 @@ class Catalog:
         from its record the first time it is read (as a candidate, a result or through
         ``catalog[pid]``), then kept. The cyclic garbage collector is paused while it runs
         (the build makes no cycles, and the collector would walk the caller's records again and
-        again). About 18-24 CPU-seconds and 0.5 GB per million records of the common fields
-        on the shared workload, against 41-43 before (``benchmarks/catalog_build.py``).
+        again). The titles are indexed, and titles, volumes and pages folded, by the compiled
+        ``_rowkernel`` when the extension is built (else in Python, with the same result). About
+        9-11 CPU-seconds and 0.5 GB per million records of the common fields on the shared
+        workload (17-24 with the pure-Python steps; 41-43 before the columns), measured with
+        ``benchmarks/catalog_build.py``.
 
         ``records`` may be:
 
