@@ -218,7 +218,8 @@ class PyTitleIndex:
 
 _kernel: Any
 try:
-    from citeledger.resolve import _rowkernel as _kernel
+    # (imported by its full name: ``from citeledger.resolve import`` would import the package)
+    import citeledger.resolve._rowkernel as _kernel
 except ImportError:  # no compiler at install time: the pure-Python steps
     _kernel = None
 
