@@ -37,9 +37,10 @@ from citeledger.resolve._rules import (
     best_failures,
     exact_problems,
 )
+from citeledger.resolve._select import scored_candidate
 from citeledger.resolve.catalog import locator_key
 from citeledger.resolve.normalize import normalize_title
-from citeledger.resolve.scoring import ReferenceFeatures, compare, title_part
+from citeledger.resolve.scoring import ReferenceFeatures, compare
 
 if TYPE_CHECKING:
     from citeledger.identifiers import Identifier
@@ -171,20 +172,7 @@ def pair_route(
     if hit:
         sim, paper, title = hit[0]
         # As the resolver's candidate selection compares one candidate (``_select.compared``).
-        generic = feats.generic
-        best = _Scored(
-            paper,
-            compare(
-                feats,
-                paper,
-                paper_title=title,
-                title_score=sim,
-                title_parts=title_part(feats.title, title, sim),
-                year_tolerance=0 if generic else cfg.year_tolerance,
-                preprint_year_tolerance=0 if generic else cfg.preprint_year_tolerance,
-            ),
-            title,
-        )
+        best = scored_candidate(cfg, feats, paper, title, sim)
         # Whether it fails is all the decision needs; the failures are listed when the reason
         # is read.
         failures, later, note = best_failures(

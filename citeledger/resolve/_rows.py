@@ -153,6 +153,16 @@ _consume: Final = collections.deque[object](maxlen=0).extend
 _array_append: Final = array.append
 
 
+def post(postings: dict[str, array[int]], tokens: Iterable[str], pid: int) -> None:
+    """Append ``pid`` to the posting list of each of ``tokens`` (a new list for a new token)."""
+    for tok in tokens:
+        arr = postings.get(tok)
+        if arr is None:
+            postings[tok] = array("I", (pid,))
+        else:
+            arr.append(pid)
+
+
 class PyTitleIndex:
     """A catalog's title indexes for a batch of papers (the pure-Python implementation).
 
@@ -205,12 +215,7 @@ class PyTitleIndex:
         if type(postings) is collections.defaultdict:
             _consume(map(_array_append, map(postings.__getitem__, tokens), repeat(pid)))
             return
-        for tok in tokens:
-            arr = postings.get(tok)
-            if arr is None:
-                postings[tok] = array("I", (pid,))
-            else:
-                arr.append(pid)
+        post(postings, tokens, pid)
 
     def finish(self) -> None:
         """Complete the postings dict (nothing left to do here: it is filled as titles come)."""

@@ -36,8 +36,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from citeledger.resolve._config import ResolverConfig
+    from citeledger.resolve.names import NameKey
+    from citeledger.resolve.scoring import AuthorIndex
 
-__all__ = ["PoolItem", "compared"]
+__all__ = ["PoolItem", "compared", "scored_candidate", "year_tolerances"]
 
 #: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
 #: that keeps its author keys and its id there, or None and 0, and the plain ``fuzz.ratio`` of
@@ -49,6 +51,52 @@ _BATCH_AUTHORS: Final = 3
 # Candidates that cannot matter to a decision are not compared; the tests turn this off to
 # check the decisions against comparing every candidate.
 _PRUNE = True
+
+
+def year_tolerances(cfg: ResolverConfig, feats: ReferenceFeatures) -> tuple[int, int]:
+    """The year tolerances a fuzzy comparison uses: (years apart, preprint years apart).
+
+    Generic titles recur (columns, editorials, "treasurer's message"): a year off by one is
+    another instance, not a preprint, so their years must agree exactly.
+    """
+    if feats.generic:
+        return 0, 0
+    return cfg.year_tolerance, cfg.preprint_year_tolerance
+
+
+def scored_candidate(
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    paper: Paper,
+    title: str,
+    sim: float,
+    *,
+    keys: tuple[Sequence[NameKey], AuthorIndex | None] | None = None,
+    close: Sequence[frozenset[str]] | None = None,
+) -> _Scored:
+    """One title candidate compared as the fuzzy route compares it.
+
+    ``title``: its normalised title; ``sim``: its title similarity; ``keys``: its author keys
+    and (for ``close``, the list-against-list author rule) their index, when a catalog keeps
+    them.
+    """
+    tol, preprint_tol = year_tolerances(cfg, feats)
+    return _Scored(
+        paper,
+        compare(
+            feats,
+            paper,
+            paper_title=title,
+            title_score=sim,
+            title_parts=title_part(feats.title, title, sim),
+            paper_authors=None if keys is None else keys[0],
+            paper_author_index=None if keys is None else keys[1],
+            author_closeness=close,
+            year_tolerance=tol,
+            preprint_year_tolerance=preprint_tol,
+        ),
+        title,
+    )
 
 
 def compared(
@@ -79,10 +127,7 @@ def compared(
     result's score and evidence (a test checks it); an ``UNRESOLVED`` reason may name
     another failing candidate, and a verified one a runner-up beyond the margin or none.
     """
-    # Generic titles recur (columns, editorials, "treasurer's message"): a year off by one
-    # is another instance, not a preprint, so their years must agree exactly.
-    tol = 0 if feats.generic else cfg.year_tolerance
-    preprint_tol = 0 if feats.generic else cfg.preprint_year_tolerance
+    tol, preprint_tol = year_tolerances(cfg, feats)
     left = feats.title
     margin = cfg.min_margin
     need_title = cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity
@@ -118,21 +163,14 @@ def compared(
             if close is not None
             else (catalog.author_keys(pid), None)
         )
-        scored = done[i] = _Scored(
+        scored = done[i] = scored_candidate(
+            cfg,
+            feats,
             paper,
-            compare(
-                feats,
-                paper,
-                paper_title=title,
-                title_score=sim,
-                title_parts=title_part(left, title, sim),
-                paper_authors=None if keys is None else keys[0],
-                paper_author_index=None if keys is None else keys[1],
-                author_closeness=None if catalog is None else close,
-                year_tolerance=tol,
-                preprint_year_tolerance=preprint_tol,
-            ),
             title,
+            sim,
+            keys=keys,
+            close=None if catalog is None else close,
         )
         return scored.comparison.rank
 

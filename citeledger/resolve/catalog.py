@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import collections
 import gc
-from array import array
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
@@ -54,6 +53,7 @@ from citeledger.resolve._rows import (
     _Rows,
     _same,
     _title_words,
+    post,
 )
 from citeledger.resolve._titles import TitleTable, candidate_ids
 from citeledger.resolve.names import NameKey, name_keys
@@ -65,6 +65,8 @@ from citeledger.resolve.normalize import (
 from citeledger.resolve.scoring import AuthorIndex, author_index
 
 if TYPE_CHECKING:
+    from array import array
+
     from citeledger.model import Reference
 
 __all__ = [
@@ -528,13 +530,7 @@ class Catalog:
             loc = locator_key(volume, first_page_of(pages))
             if loc is not None:
                 self._index(self._locators, loc, pid)
-        postings = self._postings
-        for tok in tokens:
-            arr = postings.get(tok)
-            if arr is None:
-                postings[tok] = array("I", (pid,))
-            else:
-                arr.append(pid)
+        post(self._postings, tokens, pid)
 
     def extend(self, papers: Iterable[Paper]) -> None:
         """Add papers from any iterable (streamed, one at a time).
