@@ -36,6 +36,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* candidates whose titles are prefetched ahead of the one scored */
+#define PREFETCH_AHEAD 8
+
 #if defined(__GNUC__) || defined(__clang__)
 #define POPCOUNT64(x) ((Py_ssize_t)__builtin_popcountll(x))
 #else
@@ -65,6 +68,9 @@ typedef struct {
     uint8_t *count;
     Py_ssize_t stamp_cap;
     uint32_t epoch;
+    /* scratch for top(): candidates, their order, lengths, bounds and hits */
+    void *scratch;
+    size_t scratch_cap;
 } TitleTable;
 
 static inline Py_ssize_t
@@ -150,6 +156,8 @@ table_append_raw(TitleTable *self, int kind, const void *data, Py_ssize_t len)
 static PyObject *
 TitleTable_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
+    (void)args;
+    (void)kwds;
     TitleTable *self = (TitleTable *)type->tp_alloc(type, 0);
     if (!self) {
         return NULL;
@@ -167,6 +175,7 @@ static int
 TitleTable_init(TitleTable *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {NULL};
+    (void)self;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, ":TitleTable", kwlist)) {
         return -1;
     }
@@ -181,6 +190,7 @@ TitleTable_dealloc(TitleTable *self)
     PyMem_Free(self->buf);
     PyMem_Free(self->stamp);
     PyMem_Free(self->count);
+    PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -697,6 +707,41 @@ ensure_stamps(TitleTable *self)
     return 0;
 }
 
+/* One grow-only scratch block per table for top()'s arrays (no allocation per call). */
+static void *
+table_scratch(TitleTable *self, size_t nbytes)
+{
+    if (nbytes > self->scratch_cap) {
+        size_t cap = self->scratch_cap ? self->scratch_cap : 16384;
+        while (cap < nbytes) {
+            cap *= 2;
+        }
+        void *p = PyMem_Realloc(self->scratch, cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        self->scratch = p;
+        self->scratch_cap = cap;
+    }
+    return self->scratch;
+}
+
+#define ALIGN16(n) (((n) + 15) & ~(size_t)15)
+
+static inline void
+prefetch_title(const TitleTable *self, uint32_t id)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    const char *s = self->buf + self->offsets[id];
+    __builtin_prefetch(s);
+    __builtin_prefetch(s + 64);
+#else
+    (void)self;
+    (void)id;
+#endif
+}
+
 static PyObject *
 TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
 {
@@ -724,13 +769,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     PyObject *result = NULL;
-    Py_buffer *views = PyMem_Calloc((size_t)(nlists ? nlists : 1), sizeof(Py_buffer));
-    uint32_t *cand = NULL;
-    Hit *hits = NULL;
-    double *heap = NULL;
-    Py_ssize_t *bucket_start = NULL;
-    uint32_t *by_len = NULL;
-    double *obound = NULL;
+    Py_buffer views_small[8];
+    Py_buffer *views = nlists <= 8 ? views_small
+                                   : PyMem_Calloc((size_t)nlists, sizeof(Py_buffer));
     Py_ssize_t got = 0, total = 0;
     Pattern pat;
     int pat_ready = 0;
@@ -744,14 +785,30 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }
         total += views[got].len / 4;
     }
-    /* candidates: the union, or the ids in at least two of the three lists */
-    cand = PyMem_Malloc(sizeof(uint32_t) * (size_t)(total ? total : 1));
-    if (!cand || ensure_stamps(self) < 0) {
-        if (!cand) {
-            PyErr_NoMemory();
-        }
+    if (!total) {
+        result = PyList_New(0);
         goto done;
     }
+    /* the scratch block: cand, by_len, clen (uint32), obound, heap (double), hits, buckets */
+    size_t nt = (size_t)total;
+    size_t heap_n = (size_t)(limit > 0 && limit < total ? limit : total);
+    size_t off_by_len = ALIGN16(nt * 4), off_clen = off_by_len + ALIGN16(nt * 4);
+    size_t off_obound = off_clen + ALIGN16(nt * 4), off_heap = off_obound + ALIGN16(nt * 8);
+    size_t off_hits = off_heap + ALIGN16(heap_n * 8), off_bucket = off_hits + ALIGN16(nt * sizeof(Hit));
+    size_t scratch_len = off_bucket + sizeof(Py_ssize_t) * ((size_t)self->max_len + 2);
+    char *scratch = table_scratch(self, scratch_len);
+    if (!scratch || ensure_stamps(self) < 0) {
+        goto done;
+    }
+    uint32_t *cand = (uint32_t *)scratch;
+    uint32_t *by_len = (uint32_t *)(scratch + off_by_len);
+    uint32_t *clen = (uint32_t *)(scratch + off_clen);
+    double *obound = (double *)(scratch + off_obound);
+    double *heap = (double *)(scratch + off_heap);
+    Hit *hits = (Hit *)(scratch + off_hits);
+    Py_ssize_t *bucket_start = (Py_ssize_t *)(scratch + off_bucket);
+
+    /* candidates: the union, or the ids in at least two of the three lists */
     Py_ssize_t ncand = 0;
     uint32_t epoch = self->epoch;
     for (Py_ssize_t l = 0; l < nlists; l++) {
@@ -795,7 +852,10 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
      * merge the lengths below lq (bound rising with the length) and above (falling) */
     Py_ssize_t lo = PY_SSIZE_T_MAX, hi = 0;
     for (Py_ssize_t j = 0; j < ncand; j++) {
-        Py_ssize_t lb = title_len(self, cand[j]);
+        uint32_t id = cand[j];
+        Py_ssize_t lb = (Py_ssize_t)((self->offsets[id + 1] - self->offsets[id]) >>
+                                     (self->kinds[id] >> 1)); /* kind 1, 2, 4: shift 0, 1, 2 */
+        clen[j] = (uint32_t)lb;
         if (lb < lo) {
             lo = lb;
         }
@@ -804,23 +864,15 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }
     }
     Py_ssize_t span = hi - lo + 1;
-    bucket_start = PyMem_Calloc((size_t)span + 1, sizeof(Py_ssize_t));
-    by_len = PyMem_Malloc(sizeof(uint32_t) * (size_t)ncand);
-    hits = PyMem_Malloc(sizeof(Hit) * (size_t)ncand);
-    obound = PyMem_Malloc(sizeof(double) * (size_t)ncand);
-    heap = PyMem_Malloc(sizeof(double) * (size_t)(limit > 0 && limit < ncand ? limit : ncand));
-    if (!bucket_start || !by_len || !hits || !heap || !obound) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    memset(bucket_start, 0, sizeof(Py_ssize_t) * (size_t)(span + 1));
     for (Py_ssize_t j = 0; j < ncand; j++) {
-        bucket_start[title_len(self, cand[j]) - lo + 1]++;
+        bucket_start[clen[j] - lo + 1]++;
     }
     for (Py_ssize_t b = 0; b < span; b++) {
         bucket_start[b + 1] += bucket_start[b];
     }
     for (Py_ssize_t j = 0; j < ncand; j++) {
-        by_len[bucket_start[title_len(self, cand[j]) - lo]++] = cand[j];
+        by_len[bucket_start[clen[j] - lo]++] = cand[j];
     }
     /* bucket_start[b] is now the end of bucket b; bucket b starts at bucket_start[b - 1] */
 
@@ -830,7 +882,8 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     double best = 0.0;
     int have_best = 0;
     /* the candidates in descending order of their length bound: merge the lengths <= lq
-     * walked downwards (bound falling) with the lengths > lq walked upwards (falling too) */
+     * walked downwards (bound falling) with the lengths > lq walked upwards (falling too);
+     * clen[] now holds the length of cand[] in that order */
     Py_ssize_t norder = 0;
     Py_ssize_t down = (lq < hi ? lq : hi), up = (lq + 1 > lo ? lq + 1 : lo);
     for (;;) {
@@ -861,11 +914,11 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         Py_ssize_t b = lb - lo;
         for (Py_ssize_t j = b ? bucket_start[b - 1] : 0; j < bucket_start[b]; j++) {
             cand[norder] = by_len[j];
+            clen[norder] = (uint32_t)lb;
             obound[norder++] = bound;
         }
     }
-    /* score them until the bound falls below the running threshold; two Latin-1 candidates
-     * at a time where the query fits in four words (independent dependency chains) */
+    /* score them until the bound falls below the running threshold */
 #define RECORD(S, ID)                                                                          \
     do {                                                                                       \
         double s_ = (S);                                                                       \
@@ -882,6 +935,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             }                                                                                  \
         }                                                                                      \
     } while (0)
+    Py_ssize_t pf = 0; /* candidates up to here have had their titles prefetched */
     for (Py_ssize_t j = 0; j < norder;) {
         double thr = cut;
         if (heap_cap && heap_size == heap_cap && heap[0] > thr) {
@@ -893,13 +947,18 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         if (obound[j] < thr) {
             break; /* every remaining bound is at most this one */
         }
+        for (; pf < norder && pf < j + PREFETCH_AHEAD; pf++) {
+            prefetch_title(self, cand[pf]);
+        }
         uint32_t id = cand[j];
-        Py_ssize_t la = title_len(self, id);
+        Py_ssize_t la = clen[j];
         if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && self->kinds[id] == 1 &&
             self->kinds[cand[j + 1]] == 1) {
-            /* scoring one more candidate than needed is harmless: hits are filtered at the end */
+            /* two Latin-1 candidates at a time where the query fits in four words (independent
+             * dependency chains); scoring one more candidate than needed is harmless: hits are
+             * filtered at the end */
             uint32_t id2 = cand[j + 1];
-            Py_ssize_t lb2 = title_len(self, id2), lcs1, lcs2;
+            Py_ssize_t lb2 = clen[j + 1], lcs1, lcs2;
             const uint8_t *s1 = (const uint8_t *)self->buf + self->offsets[id];
             const uint8_t *s2 = (const uint8_t *)self->buf + self->offsets[id2];
             switch (pat.words) {
@@ -960,13 +1019,9 @@ done:
     for (Py_ssize_t l = 0; l < got; l++) {
         PyBuffer_Release(&views[l]);
     }
-    PyMem_Free(views);
-    PyMem_Free(cand);
-    PyMem_Free(hits);
-    PyMem_Free(heap);
-    PyMem_Free(bucket_start);
-    PyMem_Free(by_len);
-    PyMem_Free(obound);
+    if (views != views_small) {
+        PyMem_Free(views);
+    }
     Py_DECREF(seq);
     return result;
 }
@@ -976,7 +1031,7 @@ TitleTable_sizeof(TitleTable *self, PyObject *Py_UNUSED(ignored))
 {
     size_t size = (size_t)Py_TYPE(self)->tp_basicsize + sizeof(uint64_t) * (size_t)(self->cap + 1) +
                   (size_t)self->cap + self->buf_cap +
-                  (sizeof(uint32_t) + 1) * (size_t)self->stamp_cap;
+                  (sizeof(uint32_t) + 1) * (size_t)self->stamp_cap + self->scratch_cap;
     return PyLong_FromSize_t(size);
 }
 
