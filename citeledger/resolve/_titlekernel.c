@@ -34,10 +34,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* candidates whose titles are prefetched ahead of the one scored */
-#define PREFETCH_AHEAD 8
+#define PREFETCH_AHEAD 16
 
 #if defined(__GNUC__) || defined(__clang__)
 #define POPCOUNT64(x) ((Py_ssize_t)__builtin_popcountll(x))
@@ -604,6 +605,350 @@ ratio_of(Py_ssize_t la, Py_ssize_t lb, Py_ssize_t lcs)
     return (1.0 - norm_dist) * 100.0;
 }
 
+/* ------------------------------------------------------------------------- SIMD batches
+ *
+ * Several Latin-1 candidates scored at once, one per 64-bit lane (AVX2: 4, AVX-512: 8), the
+ * query's words as that many vectors.  Each lane runs exactly the scalar recurrence above:
+ * u = S & M, x = S + u + carry (carried across the query's words lane by lane), S = x | (S - u)
+ * with S - u == S & ~u (u is a subset of S).  The titles are copied into a staging block
+ * padded to the longest with a byte whose pattern row is 0 (S is unchanged by it), so every
+ * lane steps through the same number of positions.
+ *
+ * Early abort: after i characters with an LCS of L_i so far, the title's LCS is at most
+ * L_i + (len - i), i.e. len minus the characters already missed (i - L_i).  A lane whose
+ * misses exceed maxmiss (so that its score bound is below the running threshold of top())
+ * is abandoned (lcs = -1): its score would be below the final threshold, and top() drops it
+ * as it drops a candidate skipped by its length bound.  The misses are checked every
+ * BATCH_CHECK characters; the batch stops when every lane is finished or abandoned.
+ */
+#define BATCH_MAX_LANES 8
+#define BATCH_MAX_LEN 512 /* longer titles go through the scalar path */
+#define BATCH_CHECK 16
+
+typedef struct {
+    int n;                                /* lanes in use */
+    const uint8_t *s[BATCH_MAX_LANES];    /* titles (Latin-1) */
+    Py_ssize_t len[BATCH_MAX_LANES];      /* their lengths, <= BATCH_MAX_LEN */
+    Py_ssize_t maxmiss[BATCH_MAX_LANES];  /* abandon a lane beyond this many misses */
+    Py_ssize_t lcs[BATCH_MAX_LANES];      /* out: the LCS, or -1 when abandoned */
+} Batch;
+
+/* SIMD level: 0 scalar, 1 AVX2, 2 AVX-512 (F); simd_max is what this CPU and build support. */
+static int simd_max = 0;
+static int simd_level = 0;
+static int early_abort = 1; /* abandon batch lanes that cannot reach the threshold */
+static const char *const simd_names[] = {"scalar", "avx2", "avx512"};
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(CITELEDGER_NO_SIMD)
+#define HAVE_X86_SIMD 1
+#include <immintrin.h>
+
+/* the staging block: lane k's characters at stage[k * BATCH_MAX_LEN + i] */
+static Py_ssize_t
+batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage)
+{
+    Py_ssize_t maxlen = 0;
+    for (int k = 0; k < b->n; k++) {
+        if (b->len[k] > maxlen) {
+            maxlen = b->len[k];
+        }
+    }
+    for (int k = 0; k < lanes; k++) {
+        uint8_t *dst = stage + (size_t)k * BATCH_MAX_LEN;
+        Py_ssize_t len = k < b->n ? b->len[k] : 0;
+        if (len) {
+            memcpy(dst, b->s[k], (size_t)len);
+        }
+        memset(dst + len, pad, (size_t)(maxlen - len));
+    }
+    return maxlen;
+}
+
+/* lanes' LCS so far from S (stored lane-major per word), the abort check, the results;
+ * returns whether any lane is still running after position `done` (characters consumed) */
+__attribute__((target("popcnt"))) static inline int
+batch_check(const Pattern *p, Batch *b, const uint64_t *S, int lanes, int nwords,
+            Py_ssize_t done, int final, int *alive)
+{
+    int running = 0;
+    for (int k = 0; k < b->n; k++) {
+        if (!(*alive & (1 << k))) {
+            continue;
+        }
+        Py_ssize_t lcs = 0;
+        for (int w = 0; w < nwords; w++) {
+            uint64_t v = ~S[w * lanes + k];
+            if (w == nwords - 1) {
+                v &= p->lastmask;
+            }
+            lcs += (Py_ssize_t)__builtin_popcountll(v);
+        }
+        Py_ssize_t pos = done < b->len[k] ? done : b->len[k];
+        if (pos - lcs > b->maxmiss[k]) {
+            b->lcs[k] = -1;
+            *alive &= ~(1 << k);
+        }
+        else if (final || pos == b->len[k]) {
+            b->lcs[k] = lcs;
+            *alive &= ~(1 << k);
+        }
+        else {
+            running = 1;
+        }
+    }
+    return running;
+}
+
+/* AVX-512: 8 lanes; N words of the query (1 to 4) */
+#define DEFINE_BATCH_AVX512(N)                                                                 \
+    __attribute__((target("avx512f,popcnt"))) static void lcs_batch_avx512_##N(                \
+        const Pattern *p, Batch *b, uint8_t pad)                                               \
+    {                                                                                          \
+        uint8_t stage[8 * BATCH_MAX_LEN];                                                      \
+        Py_ssize_t maxlen = batch_stage(b, 8, pad, stage);                                     \
+        const uint64_t *L = p->latin;                                                          \
+        const __m512i one = _mm512_set1_epi64(1);                                              \
+        __m512i S[N];                                                                          \
+        for (int w = 0; w < N; w++) {                                                          \
+            S[w] = _mm512_set1_epi64(-1);                                                      \
+        }                                                                                      \
+        int alive = (1 << b->n) - 1;                                                           \
+        uint64_t Sv[N * 8];                                                                    \
+        for (Py_ssize_t i0 = 0; i0 < maxlen; i0 += BATCH_CHECK) {                              \
+            Py_ssize_t i1 = i0 + BATCH_CHECK < maxlen ? i0 + BATCH_CHECK : maxlen;             \
+            for (Py_ssize_t i = i0; i < i1; i++) {                                             \
+                const uint64_t *r[8];                                                          \
+                for (int k = 0; k < 8; k++) {                                                  \
+                    r[k] = L + (size_t)stage[k * BATCH_MAX_LEN + i] * N;                       \
+                }                                                                              \
+                __m512i M[N];                                                                  \
+                if (N == 2) {                                                                  \
+                    __m512i lo_ = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[0])); \
+                    __m512i hi_ = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[1])); \
+                    lo_ = _mm512_inserti32x4(lo_, _mm_loadu_si128((const __m128i *)r[2]), 1);  \
+                    hi_ = _mm512_inserti32x4(hi_, _mm_loadu_si128((const __m128i *)r[3]), 1);  \
+                    lo_ = _mm512_inserti32x4(lo_, _mm_loadu_si128((const __m128i *)r[4]), 2);  \
+                    hi_ = _mm512_inserti32x4(hi_, _mm_loadu_si128((const __m128i *)r[5]), 2);  \
+                    lo_ = _mm512_inserti32x4(lo_, _mm_loadu_si128((const __m128i *)r[6]), 3);  \
+                    hi_ = _mm512_inserti32x4(hi_, _mm_loadu_si128((const __m128i *)r[7]), 3);  \
+                    M[0] = _mm512_unpacklo_epi64(lo_, hi_);                                    \
+                    M[N - 1] = _mm512_unpackhi_epi64(lo_, hi_);                                \
+                }                                                                              \
+                else {                                                                         \
+                    for (int w = 0; w < N; w++) {                                              \
+                        M[w] = _mm512_set_epi64((long long)r[7][w], (long long)r[6][w],        \
+                                                (long long)r[5][w], (long long)r[4][w],        \
+                                                (long long)r[3][w], (long long)r[2][w],        \
+                                                (long long)r[1][w], (long long)r[0][w]);       \
+                    }                                                                          \
+                }                                                                              \
+                __mmask8 carry = 0;                                                            \
+                for (int w = 0; w < N; w++) {                                                  \
+                    __m512i u = _mm512_and_si512(S[w], M[w]);                                  \
+                    __m512i x = _mm512_add_epi64(S[w], u);                                     \
+                    if (w > 0) {                                                               \
+                        x = _mm512_mask_add_epi64(x, carry, x, one);                           \
+                    }                                                                          \
+                    if (w < N - 1) {                                                           \
+                        carry = _mm512_cmplt_epu64_mask(x, u) |                                \
+                                _mm512_mask_cmpeq_epu64_mask(carry, x, u);                     \
+                    }                                                                          \
+                    S[w] = _mm512_ternarylogic_epi64(x, S[w], u, 0xF4); /* x | (S & ~u) */     \
+                }                                                                              \
+            }                                                                                  \
+            for (int w = 0; w < N; w++) {                                                      \
+                _mm512_storeu_si512((void *)(Sv + w * 8), S[w]);                               \
+            }                                                                                  \
+            if (!batch_check(p, b, Sv, 8, N, i1, i1 == maxlen, &alive)) {                      \
+                break;                                                                         \
+            }                                                                                  \
+        }                                                                                      \
+        if (alive) { /* maxlen == 0 */                                                         \
+            for (int w = 0; w < N; w++) {                                                      \
+                _mm512_storeu_si512((void *)(Sv + w * 8), S[w]);                               \
+            }                                                                                  \
+            batch_check(p, b, Sv, 8, N, maxlen, 1, &alive);                                    \
+        }                                                                                      \
+    }
+
+DEFINE_BATCH_AVX512(1)
+DEFINE_BATCH_AVX512(2)
+DEFINE_BATCH_AVX512(3)
+DEFINE_BATCH_AVX512(4)
+
+/* AVX2: 4 lanes; no unsigned 64-bit compare, so x < u is compared with the sign bits flipped */
+#define DEFINE_BATCH_AVX2(N)                                                                   \
+    __attribute__((target("avx2,popcnt"))) static void lcs_batch_avx2_##N(                     \
+        const Pattern *p, Batch *b, uint8_t pad)                                               \
+    {                                                                                          \
+        uint8_t stage[4 * BATCH_MAX_LEN];                                                      \
+        Py_ssize_t maxlen = batch_stage(b, 4, pad, stage);                                     \
+        const uint64_t *L = p->latin;                                                          \
+        const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ULL);             \
+        __m256i S[N];                                                                          \
+        for (int w = 0; w < N; w++) {                                                          \
+            S[w] = _mm256_set1_epi64x(-1);                                                     \
+        }                                                                                      \
+        int alive = (1 << b->n) - 1;                                                           \
+        uint64_t Sv[N * 4];                                                                    \
+        for (Py_ssize_t i0 = 0; i0 < maxlen; i0 += BATCH_CHECK) {                              \
+            Py_ssize_t i1 = i0 + BATCH_CHECK < maxlen ? i0 + BATCH_CHECK : maxlen;             \
+            for (Py_ssize_t i = i0; i < i1; i++) {                                             \
+                const uint64_t *r[4];                                                          \
+                for (int k = 0; k < 4; k++) {                                                  \
+                    r[k] = L + (size_t)stage[k * BATCH_MAX_LEN + i] * N;                       \
+                }                                                                              \
+                __m256i M[N];                                                                  \
+                if (N == 2) {                                                                  \
+                    __m256i lo_ = _mm256_inserti128_si256(                                     \
+                        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r[0])),        \
+                        _mm_loadu_si128((const __m128i *)r[2]), 1);                            \
+                    __m256i hi_ = _mm256_inserti128_si256(                                     \
+                        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r[1])),        \
+                        _mm_loadu_si128((const __m128i *)r[3]), 1);                            \
+                    M[0] = _mm256_unpacklo_epi64(lo_, hi_);                                    \
+                    M[N - 1] = _mm256_unpackhi_epi64(lo_, hi_);                                \
+                }                                                                              \
+                else {                                                                         \
+                    for (int w = 0; w < N; w++) {                                              \
+                        M[w] = _mm256_set_epi64x((long long)r[3][w], (long long)r[2][w],       \
+                                                 (long long)r[1][w], (long long)r[0][w]);      \
+                    }                                                                          \
+                }                                                                              \
+                __m256i carry = _mm256_setzero_si256(); /* -1 where a carry comes in */        \
+                for (int w = 0; w < N; w++) {                                                  \
+                    __m256i u = _mm256_and_si256(S[w], M[w]);                                  \
+                    __m256i x = _mm256_sub_epi64(_mm256_add_epi64(S[w], u), carry);            \
+                    if (w < N - 1) {                                                           \
+                        __m256i lt = _mm256_cmpgt_epi64(_mm256_xor_si256(u, sign),             \
+                                                        _mm256_xor_si256(x, sign));            \
+                        __m256i eq = _mm256_and_si256(carry, _mm256_cmpeq_epi64(x, u));        \
+                        carry = _mm256_or_si256(lt, eq);                                       \
+                    }                                                                          \
+                    S[w] = _mm256_or_si256(x, _mm256_andnot_si256(u, S[w]));                   \
+                }                                                                              \
+            }                                                                                  \
+            for (int w = 0; w < N; w++) {                                                      \
+                _mm256_storeu_si256((__m256i *)(Sv + w * 4), S[w]);                            \
+            }                                                                                  \
+            if (!batch_check(p, b, Sv, 4, N, i1, i1 == maxlen, &alive)) {                      \
+                break;                                                                         \
+            }                                                                                  \
+        }                                                                                      \
+        if (alive) {                                                                           \
+            for (int w = 0; w < N; w++) {                                                      \
+                _mm256_storeu_si256((__m256i *)(Sv + w * 4), S[w]);                            \
+            }                                                                                  \
+            batch_check(p, b, Sv, 4, N, maxlen, 1, &alive);                                    \
+        }                                                                                      \
+    }
+
+DEFINE_BATCH_AVX2(1)
+DEFINE_BATCH_AVX2(2)
+DEFINE_BATCH_AVX2(3)
+DEFINE_BATCH_AVX2(4)
+
+static void
+simd_detect(void)
+{
+    __builtin_cpu_init();
+    simd_max = 0;
+    if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("avx2")) {
+        simd_max = 1;
+        if (__builtin_cpu_supports("avx512f")) {
+            simd_max = 2;
+        }
+    }
+}
+
+/* LCS of the batch's lanes at the current SIMD level (> 0), query of 1 to 4 words */
+static void
+lcs_batch(const Pattern *p, Batch *b, uint8_t pad)
+{
+    if (simd_level == 2) {
+        switch (p->words) {
+        case 1:
+            lcs_batch_avx512_1(p, b, pad);
+            return;
+        case 2:
+            lcs_batch_avx512_2(p, b, pad);
+            return;
+        case 3:
+            lcs_batch_avx512_3(p, b, pad);
+            return;
+        default:
+            lcs_batch_avx512_4(p, b, pad);
+            return;
+        }
+    }
+    switch (p->words) {
+    case 1:
+        lcs_batch_avx2_1(p, b, pad);
+        return;
+    case 2:
+        lcs_batch_avx2_2(p, b, pad);
+        return;
+    case 3:
+        lcs_batch_avx2_3(p, b, pad);
+        return;
+    default:
+        lcs_batch_avx2_4(p, b, pad);
+        return;
+    }
+}
+#else
+static void
+simd_detect(void)
+{
+}
+
+static void
+lcs_batch(const Pattern *p, Batch *b, uint8_t pad)
+{
+    (void)p;
+    (void)b;
+    (void)pad;
+}
+#endif
+
+/* the byte whose pattern row is 0 (a padding character), or -1 when the query uses all 256 */
+static int
+pattern_zero_byte(const Pattern *p)
+{
+    for (int c = 0; c < 256; c++) {
+        const uint64_t *row = p->latin + (size_t)c * (size_t)p->words;
+        Py_ssize_t w = 0;
+        while (w < p->words && !row[w]) {
+            w++;
+        }
+        if (w == p->words) {
+            return c;
+        }
+    }
+    return -1;
+}
+
+/* the most characters of a title of length lb that may miss the LCS for its score to reach
+ * thr (>= 0 when the candidate's length bound reaches thr, as it does when it is scored) */
+static Py_ssize_t
+max_misses(Py_ssize_t lq, Py_ssize_t lb, double thr)
+{
+    Py_ssize_t top = lq < lb ? lq : lb;
+    double want = thr / 100.0 * (double)(lq + lb) / 2.0;
+    Py_ssize_t need = want > 2.0 ? (Py_ssize_t)want - 2 : 0;
+    if (need > top) {
+        need = top;
+    }
+    while (need > 0 && ratio_of(lq, lb, need - 1) >= thr) {
+        need--;
+    }
+    while (need <= top && ratio_of(lq, lb, need) < thr) {
+        need++;
+    }
+    return lb - need; /* < 0 only when no LCS reaches thr: every lane is abandoned */
+}
+
 typedef struct {
     double score;
     uint32_t id;
@@ -936,6 +1281,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }                                                                                      \
     } while (0)
     Py_ssize_t pf = 0; /* candidates up to here have had their titles prefetched */
+    int zero_byte = pat.words >= 1 && pat.words <= 4 && simd_level ? pattern_zero_byte(&pat) : -1;
+    int use_simd = zero_byte >= 0;
+    int lanes = simd_level == 2 ? 8 : 4;
     for (Py_ssize_t j = 0; j < norder;) {
         double thr = cut;
         if (heap_cap && heap_size == heap_cap && heap[0] > thr) {
@@ -949,6 +1297,30 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }
         for (; pf < norder && pf < j + PREFETCH_AHEAD; pf++) {
             prefetch_title(self, cand[pf]);
+        }
+        if (use_simd) {
+            /* the next Latin-1 candidates that may reach thr, one per lane */
+            Batch batch;
+            Py_ssize_t k = j;
+            batch.n = 0;
+            while (batch.n < lanes && k < norder && obound[k] >= thr && self->kinds[cand[k]] == 1 &&
+                   clen[k] <= BATCH_MAX_LEN) {
+                batch.s[batch.n] = (const uint8_t *)self->buf + self->offsets[cand[k]];
+                batch.len[batch.n] = clen[k];
+                batch.maxmiss[batch.n] = early_abort ? max_misses(lq, clen[k], thr) : clen[k];
+                batch.n++;
+                k++;
+            }
+            if (batch.n >= 2) {
+                lcs_batch(&pat, &batch, (uint8_t)zero_byte);
+                for (int l = 0; l < batch.n; l++) {
+                    if (batch.lcs[l] >= 0) {
+                        RECORD(ratio_of(lq, batch.len[l], batch.lcs[l]), cand[j + l]);
+                    }
+                }
+                j = k;
+                continue;
+            }
         }
         uint32_t id = cand[j];
         Py_ssize_t la = clen[j];
@@ -1066,11 +1438,88 @@ static PyTypeObject TitleTableType = {
     .tp_as_sequence = &TitleTable_as_sequence,
 };
 
+static int
+simd_by_name(const char *name)
+{
+    for (int l = 0; l < 3; l++) {
+        if (strcmp(name, simd_names[l]) == 0) {
+            return l;
+        }
+    }
+    return -1;
+}
+
+static PyObject *
+mod_simd_levels(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
+{
+    PyObject *levels = PyTuple_New(simd_max + 1);
+    if (!levels) {
+        return NULL;
+    }
+    for (int l = 0; l <= simd_max; l++) {
+        PyObject *name = PyUnicode_FromString(simd_names[l]);
+        if (!name) {
+            Py_DECREF(levels);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(levels, l, name);
+    }
+    return levels;
+}
+
+static PyObject *
+mod_get_simd(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
+{
+    return PyUnicode_FromString(simd_names[simd_level]);
+}
+
+static PyObject *
+mod_set_simd(PyObject *Py_UNUSED(m), PyObject *arg)
+{
+    const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!name) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "the SIMD level is a str");
+        }
+        return NULL;
+    }
+    int level = simd_by_name(name);
+    if (level < 0 || level > simd_max) {
+        PyErr_Format(PyExc_ValueError, "SIMD level %R is not one of simd_levels()", arg);
+        return NULL;
+    }
+    simd_level = level;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mod_set_early_abort(PyObject *Py_UNUSED(m), PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) {
+        return NULL;
+    }
+    early_abort = on;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef titlekernel_functions[] = {
+    {"simd_levels", mod_simd_levels, METH_NOARGS,
+     "The SIMD levels this CPU and build support: ('scalar', ['avx2', ['avx512']])."},
+    {"get_simd", mod_get_simd, METH_NOARGS, "The SIMD level top() uses."},
+    {"set_simd", mod_set_simd, METH_O,
+     "Use this SIMD level (one of simd_levels()); the results are the same at every level."},
+    {"_set_early_abort", mod_set_early_abort, METH_O,
+     "Whether SIMD batches abandon candidates that cannot reach the threshold (for tests)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef titlekernel_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "citeledger.resolve._titlekernel",
     .m_doc = "The compiled TitleTable of citeledger.resolve._titles.",
     .m_size = -1,
+    .m_methods = titlekernel_functions,
 };
 
 PyMODINIT_FUNC
@@ -1078,6 +1527,14 @@ PyInit__titlekernel(void)
 {
     if (PyType_Ready(&TitleTableType) < 0) {
         return NULL;
+    }
+    /* the best SIMD level of this CPU, or the one CITELEDGER_TITLEKERNEL_SIMD names (scalar,
+     * avx2 or avx512; capped at what the CPU supports, other values ignored) */
+    simd_detect();
+    simd_level = simd_max;
+    const char *want = getenv("CITELEDGER_TITLEKERNEL_SIMD");
+    if (want && simd_by_name(want) >= 0 && simd_by_name(want) < simd_max) {
+        simd_level = simd_by_name(want);
     }
     PyObject *m = PyModule_Create(&titlekernel_module);
     if (!m) {
