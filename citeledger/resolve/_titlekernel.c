@@ -55,6 +55,16 @@ static Py_ssize_t POPCOUNT64(uint64_t x)
 #endif
 
 typedef struct {
+    uint64_t off;   /* byte offset of the title in buf */
+    uint32_t stamp; /* epoch of the top() call that last saw the id */
+    uint8_t count;  /* lists it was seen in during that call (saturating at 255) */
+    uint8_t kind;   /* 1, 2 or 4 bytes per character */
+    uint16_t len;   /* length in characters, or ENTRY_LONG: see the offsets */
+} Entry;
+
+#define ENTRY_LONG 0xFFFF
+
+typedef struct {
     PyObject_HEAD
     Py_ssize_t n;       /* titles */
     Py_ssize_t cap;     /* capacity of offsets/kinds */
@@ -64,10 +74,12 @@ typedef struct {
     size_t buf_len;
     size_t buf_cap;
     Py_ssize_t max_len; /* longest title, in characters */
-    /* scratch for top(): per-id stamps and counts (union / two of three) */
-    uint32_t *stamp;
-    uint8_t *count;
-    Py_ssize_t stamp_cap;
+    /* for top(): per id, the stamp and count of the candidate gathering (union / two of
+     * three) beside the title's offset, width and length, so that gathering a candidate and
+     * ordering it by length touch one cache line (built on the first top(), then kept up) */
+    Entry *entries;
+    Py_ssize_t entries_n;   /* entries filled */
+    Py_ssize_t entries_cap;
     uint32_t epoch;
     /* scratch for top(): candidates, their order, lengths, bounds and hits */
     void *scratch;
@@ -189,8 +201,7 @@ TitleTable_dealloc(TitleTable *self)
     PyMem_Free(self->offsets);
     PyMem_Free(self->kinds);
     PyMem_Free(self->buf);
-    PyMem_Free(self->stamp);
-    PyMem_Free(self->count);
+    PyMem_Free(self->entries);
     PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1026,30 +1037,44 @@ get_ids(PyObject *obj, Py_buffer *view)
 }
 
 static int
-ensure_stamps(TitleTable *self)
+ensure_entries(TitleTable *self)
 {
-    if (self->stamp_cap < self->n) {
-        uint32_t *st = PyMem_Realloc(self->stamp, sizeof(uint32_t) * (size_t)self->n);
-        if (!st) {
+    if (self->entries_cap < self->n) {
+        Py_ssize_t cap = self->entries_cap ? self->entries_cap : 64;
+        while (cap < self->n) {
+            cap *= 2;
+        }
+        Entry *e = PyMem_Realloc(self->entries, sizeof(Entry) * (size_t)cap);
+        if (!e) {
             PyErr_NoMemory();
             return -1;
         }
-        self->stamp = st;
-        uint8_t *ct = PyMem_Realloc(self->count, (size_t)self->n);
-        if (!ct) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        self->count = ct;
-        memset(self->stamp + self->stamp_cap, 0,
-               sizeof(uint32_t) * (size_t)(self->n - self->stamp_cap));
-        self->stamp_cap = self->n;
+        self->entries = e;
+        self->entries_cap = cap;
     }
+    for (Py_ssize_t i = self->entries_n; i < self->n; i++) {
+        Entry *e = &self->entries[i];
+        Py_ssize_t len = title_len(self, i);
+        e->off = self->offsets[i];
+        e->stamp = 0;
+        e->count = 0;
+        e->kind = self->kinds[i];
+        e->len = len < ENTRY_LONG ? (uint16_t)len : ENTRY_LONG;
+    }
+    self->entries_n = self->n;
     if (++self->epoch == 0) {
-        memset(self->stamp, 0, sizeof(uint32_t) * (size_t)self->stamp_cap);
+        for (Py_ssize_t i = 0; i < self->n; i++) {
+            self->entries[i].stamp = 0;
+        }
         self->epoch = 1;
     }
     return 0;
+}
+
+static inline Py_ssize_t
+entry_len(const TitleTable *self, const Entry *e, uint32_t id)
+{
+    return e->len != ENTRY_LONG ? (Py_ssize_t)e->len : title_len(self, id);
 }
 
 /* One grow-only scratch block per table for top()'s arrays (no allocation per call). */
@@ -1078,7 +1103,7 @@ static inline void
 prefetch_title(const TitleTable *self, uint32_t id)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    const char *s = self->buf + self->offsets[id];
+    const char *s = self->buf + self->entries[id].off;
     __builtin_prefetch(s);
     __builtin_prefetch(s + 64);
 #else
@@ -1142,7 +1167,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     size_t off_hits = off_heap + ALIGN16(heap_n * 8), off_bucket = off_hits + ALIGN16(nt * sizeof(Hit));
     size_t scratch_len = off_bucket + sizeof(Py_ssize_t) * ((size_t)self->max_len + 2);
     char *scratch = table_scratch(self, scratch_len);
-    if (!scratch || ensure_stamps(self) < 0) {
+    if (!scratch || ensure_entries(self) < 0) {
         goto done;
     }
     uint32_t *cand = (uint32_t *)scratch;
@@ -1156,6 +1181,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     /* candidates: the union, or the ids in at least two of the three lists */
     Py_ssize_t ncand = 0;
     uint32_t epoch = self->epoch;
+    Entry *entries = self->entries;
     for (Py_ssize_t l = 0; l < nlists; l++) {
         const uint32_t *ids = views[l].buf;
         Py_ssize_t m = views[l].len / 4;
@@ -1165,14 +1191,15 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
                 PyErr_SetString(PyExc_IndexError, "candidate id out of range");
                 goto done;
             }
-            if (self->stamp[id] != epoch) {
-                self->stamp[id] = epoch;
-                self->count[id] = 1;
+            Entry *e = &entries[id];
+            if (e->stamp != epoch) {
+                e->stamp = epoch;
+                e->count = 1;
                 if (mode == 0) {
                     cand[ncand++] = id;
                 }
             }
-            else if (++self->count[id] == 2 && mode == 1) {
+            else if (e->count < 255 && ++e->count == 2 && mode == 1) {
                 cand[ncand++] = id;
             }
         }
@@ -1198,8 +1225,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     Py_ssize_t lo = PY_SSIZE_T_MAX, hi = 0;
     for (Py_ssize_t j = 0; j < ncand; j++) {
         uint32_t id = cand[j];
-        Py_ssize_t lb = (Py_ssize_t)((self->offsets[id + 1] - self->offsets[id]) >>
-                                     (self->kinds[id] >> 1)); /* kind 1, 2, 4: shift 0, 1, 2 */
+        Py_ssize_t lb = entry_len(self, &entries[id], id);
         clen[j] = (uint32_t)lb;
         if (lb < lo) {
             lo = lb;
@@ -1303,9 +1329,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             Batch batch;
             Py_ssize_t k = j;
             batch.n = 0;
-            while (batch.n < lanes && k < norder && obound[k] >= thr && self->kinds[cand[k]] == 1 &&
+            while (batch.n < lanes && k < norder && obound[k] >= thr && entries[cand[k]].kind == 1 &&
                    clen[k] <= BATCH_MAX_LEN) {
-                batch.s[batch.n] = (const uint8_t *)self->buf + self->offsets[cand[k]];
+                batch.s[batch.n] = (const uint8_t *)self->buf + entries[cand[k]].off;
                 batch.len[batch.n] = clen[k];
                 batch.maxmiss[batch.n] = early_abort ? max_misses(lq, clen[k], thr) : clen[k];
                 batch.n++;
@@ -1324,15 +1350,15 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }
         uint32_t id = cand[j];
         Py_ssize_t la = clen[j];
-        if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && self->kinds[id] == 1 &&
-            self->kinds[cand[j + 1]] == 1) {
+        if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && entries[id].kind == 1 &&
+            entries[cand[j + 1]].kind == 1) {
             /* two Latin-1 candidates at a time where the query fits in four words (independent
              * dependency chains); scoring one more candidate than needed is harmless: hits are
              * filtered at the end */
             uint32_t id2 = cand[j + 1];
             Py_ssize_t lb2 = clen[j + 1], lcs1, lcs2;
-            const uint8_t *s1 = (const uint8_t *)self->buf + self->offsets[id];
-            const uint8_t *s2 = (const uint8_t *)self->buf + self->offsets[id2];
+            const uint8_t *s1 = (const uint8_t *)self->buf + entries[id].off;
+            const uint8_t *s2 = (const uint8_t *)self->buf + entries[id2].off;
             switch (pat.words) {
             case 1:
                 lcs_pair_u8_1(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
@@ -1352,7 +1378,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             j += 2;
             continue;
         }
-        RECORD(ratio_of(lq, la, lcs_length(&pat, self->kinds[id], self->buf + self->offsets[id], la)),
+        RECORD(ratio_of(lq, la, lcs_length(&pat, entries[id].kind, self->buf + entries[id].off, la)),
                id);
         j++;
     }
@@ -1403,7 +1429,7 @@ TitleTable_sizeof(TitleTable *self, PyObject *Py_UNUSED(ignored))
 {
     size_t size = (size_t)Py_TYPE(self)->tp_basicsize + sizeof(uint64_t) * (size_t)(self->cap + 1) +
                   (size_t)self->cap + self->buf_cap +
-                  (sizeof(uint32_t) + 1) * (size_t)self->stamp_cap + self->scratch_cap;
+                  sizeof(Entry) * (size_t)self->entries_cap + self->scratch_cap;
     return PyLong_FromSize_t(size);
 }
 
