@@ -39,6 +39,8 @@
 
 /* candidates whose titles are prefetched ahead of the one scored */
 #define PREFETCH_AHEAD 16
+/* posting-list ids whose entries are prefetched ahead of the one gathered */
+#define GATHER_AHEAD 16
 
 #if defined(__GNUC__) || defined(__clang__)
 #define POPCOUNT64(x) ((Py_ssize_t)__builtin_popcountll(x))
@@ -1100,15 +1102,20 @@ table_scratch(TitleTable *self, size_t nbytes)
 #define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
 static inline void
-prefetch_title(const TitleTable *self, uint32_t id)
+prefetch_title(const TitleTable *self, uint32_t id, Py_ssize_t len)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    const char *s = self->buf + self->entries[id].off;
-    __builtin_prefetch(s);
-    __builtin_prefetch(s + 64);
+    /* the cache lines of the title's first 256 bytes */
+    const Entry *e = &self->entries[id];
+    uintptr_t s = (uintptr_t)(self->buf + e->off);
+    uintptr_t end = s + (uintptr_t)(len < 256 ? len : 256) * e->kind;
+    for (uintptr_t line = s & ~(uintptr_t)63; line < end; line += 64) {
+        __builtin_prefetch((const void *)line);
+    }
 #else
     (void)self;
     (void)id;
+    (void)len;
 #endif
 }
 
@@ -1187,6 +1194,11 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         Py_ssize_t m = views[l].len / 4;
         for (Py_ssize_t j = 0; j < m; j++) {
             uint32_t id = ids[j];
+#if defined(__GNUC__) || defined(__clang__)
+            if (j + GATHER_AHEAD < m && (Py_ssize_t)ids[j + GATHER_AHEAD] < self->n) {
+                __builtin_prefetch(&entries[ids[j + GATHER_AHEAD]], 1);
+            }
+#endif
             if ((Py_ssize_t)id >= self->n) {
                 PyErr_SetString(PyExc_IndexError, "candidate id out of range");
                 goto done;
@@ -1310,6 +1322,8 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     int zero_byte = pat.words >= 1 && pat.words <= 4 && simd_level ? pattern_zero_byte(&pat) : -1;
     int use_simd = zero_byte >= 0;
     int lanes = simd_level == 2 ? 8 : 4;
+    Py_ssize_t memo_len = -1, memo_miss = 0; /* max_misses() of the last length and thr */
+    double memo_thr = 0.0;
     for (Py_ssize_t j = 0; j < norder;) {
         double thr = cut;
         if (heap_cap && heap_size == heap_cap && heap[0] > thr) {
@@ -1322,7 +1336,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             break; /* every remaining bound is at most this one */
         }
         for (; pf < norder && pf < j + PREFETCH_AHEAD; pf++) {
-            prefetch_title(self, cand[pf]);
+            prefetch_title(self, cand[pf], clen[pf]);
         }
         if (use_simd) {
             /* the next Latin-1 candidates that may reach thr, one per lane */
@@ -1333,14 +1347,21 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
                    clen[k] <= BATCH_MAX_LEN) {
                 batch.s[batch.n] = (const uint8_t *)self->buf + entries[cand[k]].off;
                 batch.len[batch.n] = clen[k];
-                batch.maxmiss[batch.n] = early_abort ? max_misses(lq, clen[k], thr) : clen[k];
+                if (clen[k] != memo_len || thr != memo_thr) {
+                    memo_len = clen[k];
+                    memo_thr = thr;
+                    memo_miss = max_misses(lq, memo_len, thr);
+                }
+                batch.maxmiss[batch.n] = early_abort ? memo_miss : clen[k];
                 batch.n++;
                 k++;
             }
             if (batch.n >= 2) {
                 lcs_batch(&pat, &batch, (uint8_t)zero_byte);
                 for (int l = 0; l < batch.n; l++) {
-                    if (batch.lcs[l] >= 0) {
+                    /* below thr when it misses more than maxmiss: dropped like an abandoned
+                     * lane without computing its score */
+                    if (batch.lcs[l] >= 0 && batch.len[l] - batch.lcs[l] <= batch.maxmiss[l]) {
                         RECORD(ratio_of(lq, batch.len[l], batch.lcs[l]), cand[j + l]);
                     }
                 }
