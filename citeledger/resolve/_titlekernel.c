@@ -637,6 +637,9 @@ ratio_of(Py_ssize_t la, Py_ssize_t lb, Py_ssize_t lcs)
 #define BATCH_MAX_LANES 8
 #define BATCH_MAX_LEN 512 /* longer titles go through the scalar path */
 #define BATCH_CHECK 16
+#ifndef BATCH_CHECK_512
+#define BATCH_CHECK_512 8
+#endif
 
 typedef struct {
     int n;                                /* lanes in use */
@@ -713,23 +716,32 @@ batch_check(const Pattern *p, Batch *b, const uint64_t *S, int lanes, int nwords
     return running;
 }
 
-/* AVX-512: 8 lanes; N words of the query (1 to 4) */
+/* AVX-512 (F and VPOPCNTDQ): 8 lanes; N words of the query (1 to 4); the abort check in
+ * vectors too (the lanes' LCS by vector popcount), every BATCH_CHECK_512 characters */
 #define DEFINE_BATCH_AVX512(N)                                                                 \
-    __attribute__((target("avx512f,popcnt"))) static void lcs_batch_avx512_##N(                \
-        const Pattern *p, Batch *b, uint8_t pad)                                               \
+    __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void                     \
+        lcs_batch_avx512_##N(const Pattern *p, Batch *b, uint8_t pad)                          \
     {                                                                                          \
         uint8_t stage[8 * BATCH_MAX_LEN];                                                      \
         Py_ssize_t maxlen = batch_stage(b, 8, pad, stage);                                     \
         const uint64_t *L = p->latin;                                                          \
         const __m512i one = _mm512_set1_epi64(1);                                              \
+        const __m512i lastm = _mm512_set1_epi64((long long)p->lastmask);                       \
+        long long lens[8], maxmiss[8];                                                         \
+        for (int k = 0; k < 8; k++) {                                                          \
+            lens[k] = k < b->n ? (long long)b->len[k] : 0;                                     \
+            maxmiss[k] = k < b->n ? (long long)b->maxmiss[k] : 0;                              \
+        }                                                                                      \
+        const __m512i lenv = _mm512_loadu_si512((const void *)lens);                           \
+        const __m512i missv = _mm512_loadu_si512((const void *)maxmiss);                       \
+        __m512i out = _mm512_set1_epi64(-1);                                                   \
         __m512i S[N];                                                                          \
         for (int w = 0; w < N; w++) {                                                          \
             S[w] = _mm512_set1_epi64(-1);                                                      \
         }                                                                                      \
-        int alive = (1 << b->n) - 1;                                                           \
-        uint64_t Sv[N * 8];                                                                    \
-        for (Py_ssize_t i0 = 0; i0 < maxlen; i0 += BATCH_CHECK) {                              \
-            Py_ssize_t i1 = i0 + BATCH_CHECK < maxlen ? i0 + BATCH_CHECK : maxlen;             \
+        __mmask8 alive = (__mmask8)((1 << b->n) - 1);                                          \
+        for (Py_ssize_t i0 = 0; alive; i0 += BATCH_CHECK_512) {                                \
+            Py_ssize_t i1 = i0 + BATCH_CHECK_512 < maxlen ? i0 + BATCH_CHECK_512 : maxlen;     \
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
                 const uint64_t *r[8];                                                          \
                 for (int k = 0; k < 8; k++) {                                                  \
@@ -770,18 +782,25 @@ batch_check(const Pattern *p, Batch *b, const uint64_t *S, int lanes, int nwords
                     S[w] = _mm512_ternarylogic_epi64(x, S[w], u, 0xF4); /* x | (S & ~u) */     \
                 }                                                                              \
             }                                                                                  \
-            for (int w = 0; w < N; w++) {                                                      \
-                _mm512_storeu_si512((void *)(Sv + w * 8), S[w]);                               \
+            /* the lanes' LCS so far (bits of the last word past the query masked off) */      \
+            __m512i lcs = _mm512_popcnt_epi64(_mm512_andnot_si512(S[N - 1], lastm));           \
+            for (int w = 0; w < N - 1; w++) {                                                  \
+                lcs = _mm512_add_epi64(lcs, _mm512_popcnt_epi64(_mm512_ternarylogic_epi64(     \
+                                                S[w], S[w], S[w], 0x55))); /* ~S */            \
             }                                                                                  \
-            if (!batch_check(p, b, Sv, 8, N, i1, i1 == maxlen, &alive)) {                      \
-                break;                                                                         \
-            }                                                                                  \
+            __m512i pos = _mm512_min_epi64(_mm512_set1_epi64((long long)i1), lenv);            \
+            __mmask8 gone = _mm512_mask_cmpgt_epi64_mask(alive, _mm512_sub_epi64(pos, lcs),    \
+                                                         missv);                               \
+            __mmask8 fin = (__mmask8)(i1 == maxlen ? alive                                     \
+                                                   : _mm512_mask_cmpeq_epi64_mask(alive, pos, lenv)); \
+            fin &= (__mmask8)~gone;                                                            \
+            out = _mm512_mask_mov_epi64(out, fin, lcs);                                        \
+            alive &= (__mmask8) ~(gone | fin);                                                 \
         }                                                                                      \
-        if (alive) { /* maxlen == 0 */                                                         \
-            for (int w = 0; w < N; w++) {                                                      \
-                _mm512_storeu_si512((void *)(Sv + w * 8), S[w]);                               \
-            }                                                                                  \
-            batch_check(p, b, Sv, 8, N, maxlen, 1, &alive);                                    \
+        long long res[8];                                                                      \
+        _mm512_storeu_si512((void *)res, out);                                                 \
+        for (int k = 0; k < b->n; k++) {                                                       \
+            b->lcs[k] = (Py_ssize_t)res[k];                                                    \
         }                                                                                      \
     }
 
@@ -869,7 +888,7 @@ simd_detect(void)
     simd_max = 0;
     if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("avx2")) {
         simd_max = 1;
-        if (__builtin_cpu_supports("avx512f")) {
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) {
             simd_max = 2;
         }
     }
