@@ -526,7 +526,11 @@ DEFINE_LCS_U8(4)
 
 
 /* Two Latin-1 titles against the query at once (their dependency chains interleave), each
- * exactly as lcs_u8_N: the common prefix of positions jointly, then the longer one's tail. */
+ * exactly as lcs_u8_N: the common prefix of positions jointly, then the longer one's tail.
+ * Every PAIR_CHECK characters a title that has missed more than its maxmiss characters is
+ * abandoned (LCS -1), as the SIMD batches' lanes are (see there). */
+#define PAIR_CHECK 16
+
 #define LCS_STEP(S, ROW)                                                                       \
     do {                                                                                       \
         uint64_t carry_ = 0;                                                                   \
@@ -541,34 +545,53 @@ DEFINE_LCS_U8(4)
         }                                                                                      \
     } while (0)
 
+static inline Py_ssize_t
+lcs_of_state(const Pattern *p, const uint64_t *S, int n)
+{
+    Py_ssize_t lcs = 0;
+    for (int w = 0; w < n - 1; w++) {
+        lcs += POPCOUNT64(~S[w]);
+    }
+    return lcs + POPCOUNT64(~S[n - 1] & p->lastmask);
+}
+
 #define DEFINE_LCS_PAIR_U8(N)                                                                  \
     static void lcs_pair_u8_##N(const Pattern *p, const uint8_t *a, Py_ssize_t la,             \
-                                const uint8_t *b, Py_ssize_t lb, Py_ssize_t *ra,               \
-                                Py_ssize_t *rb)                                                \
+                                Py_ssize_t ma, const uint8_t *b, Py_ssize_t lb, Py_ssize_t mb, \
+                                Py_ssize_t *ra, Py_ssize_t *rb)                                \
     {                                                                                          \
         enum { N_ = N };                                                                       \
         uint64_t A[N], B[N];                                                                   \
         for (int w = 0; w < N; w++) {                                                          \
             A[w] = B[w] = ~(uint64_t)0;                                                        \
         }                                                                                      \
-        Py_ssize_t common = la < lb ? la : lb, i = 0;                                          \
-        for (; i < common; i++) {                                                              \
-            LCS_STEP(A, p->latin + (size_t)a[i] * N);                                          \
-            LCS_STEP(B, p->latin + (size_t)b[i] * N);                                          \
+        Py_ssize_t common = la < lb ? la : lb, i = 0, ia, ib;                                  \
+        int live_a = 1, live_b = 1;                                                            \
+        while (live_a && live_b && i < common) {                                               \
+            Py_ssize_t end = common - i > PAIR_CHECK ? i + PAIR_CHECK : common;                \
+            for (; i < end; i++) {                                                             \
+                LCS_STEP(A, p->latin + (size_t)a[i] * N);                                      \
+                LCS_STEP(B, p->latin + (size_t)b[i] * N);                                      \
+            }                                                                                  \
+            live_a = i - lcs_of_state(p, A, N) <= ma;                                          \
+            live_b = i - lcs_of_state(p, B, N) <= mb;                                          \
         }                                                                                      \
-        for (Py_ssize_t k = i; k < la; k++) {                                                  \
-            LCS_STEP(A, p->latin + (size_t)a[k] * N);                                          \
+        for (ia = i; live_a && ia < la;) {                                                     \
+            Py_ssize_t end = la - ia > PAIR_CHECK ? ia + PAIR_CHECK : la;                      \
+            for (; ia < end; ia++) {                                                           \
+                LCS_STEP(A, p->latin + (size_t)a[ia] * N);                                     \
+            }                                                                                  \
+            live_a = ia - lcs_of_state(p, A, N) <= ma;                                         \
         }                                                                                      \
-        for (Py_ssize_t k = i; k < lb; k++) {                                                  \
-            LCS_STEP(B, p->latin + (size_t)b[k] * N);                                          \
+        for (ib = i; live_b && ib < lb;) {                                                     \
+            Py_ssize_t end = lb - ib > PAIR_CHECK ? ib + PAIR_CHECK : lb;                      \
+            for (; ib < end; ib++) {                                                           \
+                LCS_STEP(B, p->latin + (size_t)b[ib] * N);                                     \
+            }                                                                                  \
+            live_b = ib - lcs_of_state(p, B, N) <= mb;                                         \
         }                                                                                      \
-        Py_ssize_t x = 0, y = 0;                                                               \
-        for (int w = 0; w < N - 1; w++) {                                                      \
-            x += POPCOUNT64(~A[w]);                                                            \
-            y += POPCOUNT64(~B[w]);                                                            \
-        }                                                                                      \
-        *ra = x + POPCOUNT64(~A[N - 1] & p->lastmask);                                         \
-        *rb = y + POPCOUNT64(~B[N - 1] & p->lastmask);                                         \
+        *ra = live_a ? lcs_of_state(p, A, N) : -1;                                             \
+        *rb = live_b ? lcs_of_state(p, B, N) : -1;                                             \
     }
 
 DEFINE_LCS_PAIR_U8(1)
@@ -1397,22 +1420,32 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             Py_ssize_t lb2 = clen[j + 1], lcs1, lcs2;
             const uint8_t *s1 = (const uint8_t *)self->buf + entries[id].off;
             const uint8_t *s2 = (const uint8_t *)self->buf + entries[id2].off;
+            Py_ssize_t m1 = la, m2 = lb2; /* no abandoning */
+            if (early_abort) {
+                m1 = max_misses(lq, la, thr);
+                m2 = lb2 == la ? m1 : max_misses(lq, lb2, thr);
+            }
             switch (pat.words) {
             case 1:
-                lcs_pair_u8_1(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                lcs_pair_u8_1(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             case 2:
-                lcs_pair_u8_2(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                lcs_pair_u8_2(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             case 3:
-                lcs_pair_u8_3(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                lcs_pair_u8_3(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             default:
-                lcs_pair_u8_4(&pat, s1, la, s2, lb2, &lcs1, &lcs2);
+                lcs_pair_u8_4(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             }
-            RECORD(ratio_of(lq, la, lcs1), id);
-            RECORD(ratio_of(lq, lb2, lcs2), id2);
+            /* abandoned, or missing more than maxmiss: below thr (dropped, see the batches) */
+            if (lcs1 >= 0 && la - lcs1 <= m1) {
+                RECORD(ratio_of(lq, la, lcs1), id);
+            }
+            if (lcs2 >= 0 && lb2 - lcs2 <= m2) {
+                RECORD(ratio_of(lq, lb2, lcs2), id2);
+            }
             j += 2;
             continue;
         }
