@@ -9,8 +9,10 @@ Two implementations give identical results (a Hypothesis test compares them):
 
 * ``citeledger.resolve._titlekernel.TitleTable``, compiled from ``_titlekernel.c`` when the
   package is installed on a machine with a C compiler: titles in one compact buffer, candidates
-  gathered with a per-table stamp array, bit-parallel LCS, and candidates that cannot reach the
-  running threshold skipped by an exact upper bound of their score;
+  gathered with a per-table stamp array, bit-parallel LCS (several candidates at a time with
+  AVX2 or AVX-512 where the CPU has them: ``_titlekernel.set_simd`` or
+  ``CITELEDGER_TITLEKERNEL_SIMD=scalar|avx2|avx512`` forces a level), and candidates that cannot
+  reach the running threshold skipped, or abandoned mid-LCS, by exact upper bounds of their score;
 * :class:`PyTitleTable`, pure Python (RapidFuzz ``process.extract`` on the candidates), used when
   the extension is absent or ``CITELEDGER_PURE_PYTHON=1``.
 

@@ -6,11 +6,12 @@ import json
 import math
 import os
 import pickle
+import random
 import subprocess
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TypeAlias
 
 import pytest
@@ -28,6 +29,13 @@ needs_compiled = pytest.mark.skipif(
     CTable is None, reason="the C title kernel is not built (no compiler at install time)"
 )
 IMPLEMENTATIONS: list[Any] = [PyTitleTable] + ([CTable] if CTable is not None else [])
+if CTable is not None:
+    from citeledger.resolve import _titlekernel
+
+    #: The SIMD levels this machine runs (``scalar`` always), each forced in turn below.
+    SIMD_LEVELS: tuple[str, ...] = _titlekernel.simd_levels()
+else:
+    SIMD_LEVELS = ()
 
 Top = list[tuple[float, int]]
 #: A random title-table problem: titles, query, candidate lists, mode, limit, cutoff, window.
@@ -227,3 +235,137 @@ def test_real_titles_bit_identical(name: str, shared_data: object) -> None:
             assert table.top(query, everything, 0, 10, 50.0, 30.0) == _reference_top(
                 titles, query, everything, 0, 10, 50.0, 30.0
             )
+
+
+# ------------------------------------------------------------------------ the SIMD paths
+# The compiled table scores Latin-1 candidates several at a time with AVX2 or AVX-512 where
+# the CPU has them (and abandons candidates that cannot reach the running threshold); every
+# level must give the scalar path's results, which are RapidFuzz's.
+
+
+@pytest.fixture(params=[(level, abort) for level in SIMD_LEVELS for abort in (True, False)])
+def simd_level(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each SIMD level this CPU supports, with the early abort on and off; restored after."""
+    level, abort = request.param
+    before = _titlekernel.get_simd()
+    _titlekernel.set_simd(level)
+    _titlekernel._set_early_abort(abort)
+    try:
+        yield level
+    finally:
+        _titlekernel.set_simd(before)
+        _titlekernel._set_early_abort(True)
+
+
+# Alphabets of one SIMD batch's worth of near-identical Latin-1 titles, and mixed ones: titles
+# beyond Latin-1 and beyond the batches' 512 characters take the scalar path inside a batch run.
+_SIMD_ALPHABETS = ["ab ", "abcdef gh", "deep learning model of the", "aéÿ\x00 b", "aé€𝄞 b"]
+
+
+@st.composite
+def _simd_problems(draw: st.DrawFn) -> Problem:
+    alphabet = draw(st.sampled_from(_SIMD_ALPHABETS))
+    # query lengths of one to five 64-bit words, titles up to past the batch limit
+    size = draw(st.sampled_from([10, 63, 64, 65, 100, 128, 129, 200, 256, 300, 600]))
+    text = st.text(alphabet=alphabet, min_size=size // 2, max_size=size)
+    base = draw(text)
+    # near-duplicates of the query score high, so the running threshold rises and aborts
+    edits = st.builds(
+        lambda cut, add: base[: len(base) - cut] + add,
+        st.integers(0, 30),
+        st.text(alphabet, max_size=30),
+    )
+    titles = draw(st.lists(edits | text | st.text(max_size=40), min_size=1, max_size=60))
+    query = draw(st.just(base) | text | st.sampled_from(titles))
+    ids = list(range(len(titles)))
+    lists = [array("I", ids)]
+    mode = 0
+    if draw(st.booleans()):
+        lists = [array("I", ids[::2]), array("I", ids[1::2]), array("I", ids[::3])]
+        mode = draw(st.sampled_from([0, 1]))
+    limit = draw(st.integers(-1, 12))
+    cutoff = draw(st.sampled_from([0.0, 50.0, 70.0, 66.66666666666667]) | st.floats(0, 100))
+    window = draw(st.sampled_from([0.0, 5.0, 30.0, math.inf]) | st.floats(0, 100))
+    return titles, query, lists, mode, limit, cutoff, window
+
+
+@needs_compiled
+@given(_simd_problems())
+@settings(max_examples=150)
+def test_every_simd_level_equals_python_table(problem: Problem) -> None:
+    titles, query, lists, mode, limit, cutoff, window = problem
+    compiled, python = _table(CTable, titles), _table(PyTitleTable, titles)
+    want = python.top(query, lists, mode, limit, cutoff, window)
+    before = _titlekernel.get_simd()
+    try:
+        for level in SIMD_LEVELS:
+            _titlekernel.set_simd(level)
+            for abort in (True, False):
+                _titlekernel._set_early_abort(abort)
+                got = compiled.top(query, lists, mode, limit, cutoff, window)
+                assert [(s.hex(), i) for s, i in got] == [(s.hex(), i) for s, i in want], (
+                    level,
+                    abort,
+                )
+    finally:
+        _titlekernel.set_simd(before)
+        _titlekernel._set_early_abort(True)
+
+
+@needs_compiled
+@given(_problems())
+@settings(max_examples=100)
+def test_simd_levels_on_the_random_problems(problem: Problem) -> None:
+    titles, query, lists, mode, limit, cutoff, window = problem
+    compiled = _table(CTable, titles)
+    before = _titlekernel.get_simd()
+    try:
+        _titlekernel.set_simd("scalar")
+        want = compiled.top(query, lists, mode, limit, cutoff, window)
+        for level in SIMD_LEVELS:
+            _titlekernel.set_simd(level)
+            assert compiled.top(query, lists, mode, limit, cutoff, window) == want
+    finally:
+        _titlekernel.set_simd(before)
+
+
+@needs_compiled
+def test_simd_scores_are_fuzz_ratio(simd_level: str) -> None:
+    # every score (cutoff 0, no limit, no window) against RapidFuzz, at word boundaries of the
+    # query, batch-sized groups of similar lengths, and titles beyond Latin-1 or 512 characters
+    rng = random.Random(simd_level)
+    alphabet = "abcdefgh éÿ"
+    titles = [
+        "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 300))) for _ in range(200)
+    ]
+    titles += ["x" * 600, "€" + "ab" * 70, "", "𝄞" * 20 + "ab", "a" * 513, "\x00" * 64]
+    table = _table(CTable, titles)
+    everything = [array("I", range(len(titles)))]
+    for qlen in [1, 40, 63, 64, 65, 127, 128, 129, 192, 255, 256, 257, 300]:
+        query = "".join(rng.choice(alphabet) for _ in range(qlen))
+        got = table.top(query, everything, 0, 0, 0.0, math.inf)
+        assert len(got) == len(titles)
+        assert {i: s.hex() for s, i in got} == {
+            i: fuzz.ratio(query, t).hex() for i, t in enumerate(titles)
+        }
+        for limit, cutoff, window in [(10, 50.0, 30.0), (3, 0.0, 5.0), (1, 60.0, 100.0)]:
+            assert table.top(query, everything, 0, limit, cutoff, window) == _reference_top(
+                titles, query, everything, 0, limit, cutoff, window
+            )
+
+
+@needs_compiled
+def test_simd_level_switch() -> None:
+    assert SIMD_LEVELS[0] == "scalar"
+    assert _titlekernel.get_simd() in SIMD_LEVELS
+    with pytest.raises(ValueError, match="SIMD level"):
+        _titlekernel.set_simd("sse9")
+    with pytest.raises(TypeError):
+        _titlekernel.set_simd(2)  # type: ignore[arg-type]
+    code = "from citeledger.resolve import _titlekernel as k; print(k.get_simd())"
+    for want in SIMD_LEVELS:
+        env = {**os.environ, "CITELEDGER_TITLEKERNEL_SIMD": want}
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        assert out.stdout.strip() == want
