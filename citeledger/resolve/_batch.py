@@ -23,7 +23,12 @@ from citeledger.model import (
     Resolution,
     ResolutionState,  # the model's own validator
 )
-from citeledger.resolve._rules import _AGREEMENTS, _METHODS, _STATES, _trusted_resolution
+from citeledger.resolve._results import (
+    _AGREEMENTS,
+    _METHODS,
+    _STATES,
+    _trusted_resolution,
+)
 from citeledger.resolve.catalog import (
     Catalog,
     _shown_repr,

@@ -21,19 +21,21 @@ from rapidfuzz import fuzz
 from citeledger.identifiers import version_of, work_key
 from citeledger.model import Evidence, Method, Paper, Reference, Resolution, ResolutionState
 from citeledger.model._observation import _Deferred
-from citeledger.resolve._rules import (
-    _agreement_score,
-    _describe,
+from citeledger.resolve._results import (
     _exact_evidence,
     _exact_reason,
     _found_note,
     _fuzzy_reason,
+    _trusted_resolution,
+    _verified,
+)
+from citeledger.resolve._rules import (
+    _agreement_score,
+    _describe,
     _ident_evidence,
     _malformed_evidence,
     _malformed_reason,
     _Scored,
-    _trusted_resolution,
-    _verified,
     best_failures,
     exact_problems,
 )

@@ -55,15 +55,19 @@ from citeledger.resolve._batch import (
 )
 from citeledger.resolve._config import ResolverConfig
 from citeledger.resolve._pair import _OnePaper, pair_route
+from citeledger.resolve._results import (
+    _exact_evidence,
+    _exact_reason,
+    _found_note,
+    _fuzzy_reason,
+    _trusted_resolution,
+    _verified,
+)
 from citeledger.resolve._rules import (
     _CONFIDENT_TITLE_LESS,
     _agreement_score,
     _compared_nothing,
     _describe,
-    _exact_evidence,
-    _exact_reason,
-    _found_note,
-    _fuzzy_reason,
     _ident_evidence,
     _malformed_evidence,
     _malformed_reason,
@@ -71,8 +75,6 @@ from citeledger.resolve._rules import (
     _same_work,
     _Scored,
     _shared_identifier,
-    _trusted_resolution,
-    _verified,
     exact_problems,
     fuzzy_decision,
     locator_decision,

@@ -1,0 +1,175 @@
+"""Building the resolver's results: a :class:`~citeledger.model.Resolution` and its evidence.
+
+A result is built once per reference, so it skips the model's converters
+(:func:`_trusted_resolution`: the values are already what the class holds) and renders its
+evidence and reason when first read. :mod:`~citeledger.resolve._rules` decides; this module
+writes the outcome down.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from citeledger.identifiers import (
+    Identifier,
+    version_key,
+    version_of,
+    work_key,
+)
+from citeledger.model import (
+    Agreement,
+    Evidence,
+    Method,
+    Paper,
+    Resolution,
+    ResolutionState,  # the model's own validator
+)
+from citeledger.model._observation import _Deferred
+from citeledger.resolve._rules import (
+    _agreement_score,
+    _describe,
+    _ident_evidence,
+    _Scored,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+
+_STATES: Final = {s.value: s for s in ResolutionState}
+_METHODS: Final = {m.value: m for m in Method}
+_AGREEMENTS: Final = {a.value: a for a in Agreement}
+
+
+def _trusted_resolution(
+    *,
+    state: ResolutionState,
+    method: Method | None,
+    target: Paper | None = None,
+    score: float = 0.0,
+    evidence: tuple[Evidence, ...] | _Deferred,
+    reason: str | _Deferred,
+    alternatives: tuple[Paper, ...],
+) -> Resolution:
+    """``Resolution(...)`` for values the resolver built already typed.
+
+    The state and method are enums, the score a float clamped to 0-100, the rest tuples, so the
+    converters would return them unchanged; skipping them saves most of the construction cost.
+    The public constructor still converts and validates. ``evidence`` and ``reason`` may be
+    :class:`~citeledger.model._observation._Deferred`: made when first read.
+    """
+    # The slots set one by one, as ``_slots`` does but without its keyword dictionary (every
+    # result is built here: a measurable share of a verify() pair).
+    obj: Resolution = object.__new__(Resolution)
+    setattr_ = object.__setattr__
+    setattr_(obj, "state", state)
+    setattr_(obj, "method", method)
+    setattr_(obj, "target", target)
+    setattr_(obj, "score", score)
+    # Straight into the slots under the read-once descriptors (a _Deferred is kept as it is).
+    _EVIDENCE_SLOT.__set__(obj, evidence)
+    _REASON_SLOT.__set__(obj, reason)
+    setattr_(obj, "alternatives", alternatives)
+    return obj
+
+
+# The slots of Resolution.evidence and .reason, which the model wraps in read-once descriptors
+# (class access to one gives the slot).
+_EVIDENCE_SLOT: Final[Any] = Resolution.evidence
+_REASON_SLOT: Final[Any] = Resolution.reason
+
+
+def _verified(
+    method: Method,
+    best: _Scored,
+    evidence: Sequence[Evidence] | Callable[[], tuple[Evidence, ...]],
+    reason: str | Callable[[], str],
+    runner: _Scored | None,
+) -> Resolution:
+    """A ``VERIFIED_*`` result for ``best``, naming the runner-up (if any) as the alternative.
+
+    Its evidence (``evidence``, the route's own, then ``best``'s compared fields) and a reason
+    given as a function are rendered when read; ``evidence`` may be a function too.
+    """
+    comp = best.comparison
+    if callable(evidence):
+        before = evidence
+        shown = _Deferred(lambda: (*before(), *comp.evidence))
+    else:
+        kept = tuple(evidence)
+        shown = _Deferred(lambda: (*kept, *comp.evidence))
+    return _trusted_resolution(
+        state=ResolutionState.VERIFIED_FUZZY,
+        method=method,
+        target=best.paper,
+        score=_agreement_score(comp),
+        evidence=shown,
+        reason=reason if isinstance(reason, str) else _Deferred(reason),
+        alternatives=() if runner is None else (runner.paper,),
+    )
+
+
+def _fuzzy_reason(
+    missing: Callable[[], str] | None, best: _Scored, runner: _Scored | None, reason: str
+) -> Callable[[], str]:
+    """The reason of a verified fuzzy match, formatted when read.
+
+    ``missing``: the identifiers that were not in the catalog, if any.
+    """
+
+    def text() -> str:
+        prefix = "" if missing is None else f"{missing()} not in catalog; "
+        comp = best.comparison
+        lead = (
+            "no other candidate"
+            if runner is None
+            else f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
+        )
+        return (
+            f"{prefix}title similarity {comp.title or 0.0:.1f} with "
+            f"{comp.corroborations} corroborating field(s); {lead}"
+            + (f"; {reason}" if reason else "")
+        )
+
+    return text
+
+
+def _found_note(ident: Identifier, paper: Paper, keys: Sequence[str] | None = None) -> str:
+    """How the identifier route found ``paper`` by ``ident`` (for the evidence and reason).
+
+    ``keys``: the work keys of ``paper``'s identifiers, if already computed.
+    """
+    key = work_key(ident)
+    if key in (keys if keys is not None else [work_key(i) for i in paper.identifiers]):
+        return "found in catalog"
+    base = version_of(key)
+    if any(version_key(i) == base for i in paper.identifiers):
+        return "found via another version of the DOI"
+    return "found via a related version (preprint/published link)"
+
+
+def _exact_evidence(
+    evidence: Sequence[Evidence] | Callable[[], tuple[Evidence, ...]],
+    ident: Identifier,
+    chosen: _Scored,
+    note: str,
+) -> _Deferred:
+    """The identifier route's evidence, rendered when read.
+
+    ``evidence``: what the route noted before (identifiers not found), or a function making it.
+    """
+    if callable(evidence):
+        before = evidence
+    else:
+        kept = tuple(evidence)
+
+        def before() -> tuple[Evidence, ...]:
+            return kept
+
+    return _Deferred(
+        lambda: (*before(), _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
+    )
+
+
+def _exact_reason(ident: Identifier, note: str, told: str) -> str:
+    return f"{ident} {note}{told}; metadata agree"
