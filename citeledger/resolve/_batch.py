@@ -62,7 +62,7 @@ def paused_collector(*, freeze: bool) -> Iterator[Callable[[], None]]:
     Resolving makes no reference cycles (a test checks it), so reference counting frees all
     its garbage; but the results a batch keeps would set off young collections every few
     hundred allocations and, piling up in the oldest generation, full collections that walk
-    them again and again (about a sixth of the single-process time at 200k papers). So the
+    them again and again (a fifth to a quarter of the single-process time at 200k papers). So the
     collector is disabled for the batch, and ``tick()`` collects the youngest generation every
     ``_COLLECT_EVERY`` items: a plug-in provider that does make cycles cannot grow memory
     without bound. ``freeze``: also move the objects that exist now (the catalog) out of the
