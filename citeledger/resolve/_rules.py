@@ -26,7 +26,7 @@ from citeledger.model import (
     Agreement,
     Evidence,
     Paper,
-    Reference,  # the model's own validator
+    Reference,
 )
 from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import is_generic_title, normalize_title
