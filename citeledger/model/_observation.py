@@ -111,15 +111,23 @@ class _Deferred:
 
     Most resolutions of a large batch are read for their state and target only; rendering every
     compared field as :class:`Evidence` and formatting the reason up front cost a fifth of an
-    identifier lookup. The value is made once, on first access, and then kept in the slot, so a
-    resolution still reads, compares, hashes, pickles and serialises as if it had been given the
-    value (every one of those reads the attribute).
+    identifier lookup. The value, ``make(*args)``, is made once, on first access, and then kept
+    in the slot, so a resolution still reads, compares, hashes, pickles and serialises as if it
+    had been given the value (every one of those reads the attribute). ``make`` is a plain
+    function and ``args`` its inputs, not a closure: a batch keeps every result until it ends,
+    and a closure's cells are objects the garbage collector walks once each (a third of what
+    a result leaves behind, measured).
     """
 
-    __slots__ = ("make",)
+    __slots__ = ("args", "make")
 
-    def __init__(self, make: Callable[[], object]) -> None:
+    def __init__(self, make: Callable[..., object], *args: object) -> None:
         self.make = make
+        self.args = args
+
+    def value(self) -> Any:
+        """The deferred value, made now (every call makes it again)."""
+        return self.make(*self.args)
 
 
 class _ReadOnce:
@@ -135,7 +143,7 @@ class _ReadOnce:
             return self.slot
         value = self.slot.__get__(obj, owner)
         if type(value) is _Deferred:
-            value = value.make()
+            value = value.make(*value.args)
             self.slot.__set__(obj, value)
         return value
 

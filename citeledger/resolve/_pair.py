@@ -13,7 +13,6 @@ result as ``Resolver([paper]).resolve(ref)``.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from rapidfuzz import fuzz
@@ -26,6 +25,8 @@ from citeledger.resolve._results import (
     _exact_reason,
     _found_note,
     _fuzzy_reason,
+    _listed,
+    _then_compared,
     _trusted_resolution,
     _verified,
 )
@@ -45,6 +46,8 @@ from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import ReferenceFeatures, compare
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from citeledger.identifiers import Identifier
     from citeledger.resolve._config import ResolverConfig
 
@@ -184,8 +187,8 @@ def pair_route(
             return _verified(
                 Method.FUZZY_TITLE,
                 best,
-                lambda: _route_evidence(ref),
-                _fuzzy_reason((lambda: _listed(idents)) if idents else None, best, None, note),
+                _Deferred(_route_evidence, ref),
+                _fuzzy_reason(idents or None, best, None, note),
                 None,
             )
     return _trusted_resolution(
@@ -193,16 +196,17 @@ def pair_route(
         if cited is not None and cited.malformed
         else ResolutionState.UNRESOLVED,
         method=None,
-        evidence=_Deferred(
-            lambda: (*_route_evidence(ref), *(() if best is None else best.comparison.evidence))
-        ),
-        reason=_Deferred(lambda: _failed_reason(cfg, feats, ref, best)),
+        evidence=_Deferred(_then_compared, _Deferred(_route_evidence, ref), best)
+        if best is not None
+        else _Deferred(_route_evidence, ref),
+        reason=_Deferred(_failed_reason, cfg, feats, ref, best),
         alternatives=() if best is None else (best.paper,),
     )
 
 
-def _listed(idents: tuple[Identifier, ...]) -> str:
-    return ", ".join(str(i) for i in idents)
+def _not_found(idents: Sequence[Identifier]) -> tuple[Evidence, ...]:
+    """Evidence that each of ``idents`` was looked up and not found."""
+    return tuple(_ident_evidence(i, None, _NOT_FOUND) for i in idents)
 
 
 def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
@@ -251,12 +255,7 @@ def _exact_pair(
         method=Method.for_scheme(ident.scheme),
         target=paper,
         score=_agreement_score(comp, identifier=True),
-        evidence=_exact_evidence(
-            lambda: tuple(_ident_evidence(i, None, _NOT_FOUND) for i in missing),
-            ident,
-            found,
-            note,
-        ),
-        reason=_Deferred(partial(_exact_reason, ident, note, "")),
+        evidence=_exact_evidence(_Deferred(_not_found, missing), ident, found, note),
+        reason=_Deferred(_exact_reason, ident, note, ""),
         alternatives=(),
     )

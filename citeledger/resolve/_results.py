@@ -33,7 +33,7 @@ from citeledger.resolve._rules import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
 
 _STATES: Final = {s.value: s for s in ResolutionState}
@@ -79,59 +79,68 @@ _EVIDENCE_SLOT: Final[Any] = Resolution.evidence
 _REASON_SLOT: Final[Any] = Resolution.reason
 
 
+def _then_compared(
+    before: tuple[Evidence, ...] | _Deferred, scored: _Scored
+) -> tuple[Evidence, ...]:
+    """``before`` (made now if deferred), then the fields ``scored``'s comparison rendered."""
+    head = before.value() if isinstance(before, _Deferred) else before
+    return (*head, *scored.comparison.evidence)
+
+
 def _verified(
     method: Method,
     best: _Scored,
-    evidence: Sequence[Evidence] | Callable[[], tuple[Evidence, ...]],
-    reason: str | Callable[[], str],
+    evidence: Sequence[Evidence] | _Deferred,
+    reason: str | _Deferred,
     runner: _Scored | None,
 ) -> Resolution:
     """A ``VERIFIED_*`` result for ``best``, naming the runner-up (if any) as the alternative.
 
-    Its evidence (``evidence``, the route's own, then ``best``'s compared fields) and a reason
-    given as a function are rendered when read; ``evidence`` may be a function too.
+    Its evidence (``evidence``, the route's own, then ``best``'s compared fields) and a
+    deferred reason are rendered when read; ``evidence`` may be deferred too.
     """
-    comp = best.comparison
-    if callable(evidence):
-        before = evidence
-        shown = _Deferred(lambda: (*before(), *comp.evidence))
-    else:
-        kept = tuple(evidence)
-        shown = _Deferred(lambda: (*kept, *comp.evidence))
+    before = evidence if isinstance(evidence, _Deferred) else tuple(evidence)
     return _trusted_resolution(
         state=ResolutionState.VERIFIED_FUZZY,
         method=method,
         target=best.paper,
-        score=_agreement_score(comp),
-        evidence=shown,
-        reason=reason if isinstance(reason, str) else _Deferred(reason),
+        score=_agreement_score(best.comparison),
+        evidence=_Deferred(_then_compared, before, best),
+        reason=reason,
         alternatives=() if runner is None else (runner.paper,),
     )
 
 
+def _listed(idents: Sequence[Identifier]) -> str:
+    """Identifiers as a reason names them (``a, b``)."""
+    return ", ".join(str(i) for i in idents)
+
+
 def _fuzzy_reason(
-    missing: Callable[[], str] | None, best: _Scored, runner: _Scored | None, reason: str
-) -> Callable[[], str]:
+    missing: Sequence[Identifier] | None, best: _Scored, runner: _Scored | None, reason: str
+) -> _Deferred:
     """The reason of a verified fuzzy match, formatted when read.
 
     ``missing``: the identifiers that were not in the catalog, if any.
     """
+    return _Deferred(_fuzzy_text, missing, best, runner, reason)
 
-    def text() -> str:
-        prefix = "" if missing is None else f"{missing()} not in catalog; "
-        comp = best.comparison
-        lead = (
-            "no other candidate"
-            if runner is None
-            else f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
-        )
-        return (
-            f"{prefix}title similarity {comp.title or 0.0:.1f} with "
-            f"{comp.corroborations} corroborating field(s); {lead}"
-            + (f"; {reason}" if reason else "")
-        )
 
-    return text
+def _fuzzy_text(
+    missing: Sequence[Identifier] | None, best: _Scored, runner: _Scored | None, reason: str
+) -> str:
+    """:func:`_fuzzy_reason`'s text."""
+    prefix = "" if not missing else f"{_listed(missing)} not in catalog; "
+    comp = best.comparison
+    lead = (
+        "no other candidate"
+        if runner is None
+        else f"leads {_describe(runner.paper)} by {comp.rank - runner.comparison.rank:.1f}"
+    )
+    return (
+        f"{prefix}title similarity {comp.title or 0.0:.1f} with "
+        f"{comp.corroborations} corroborating field(s); {lead}" + (f"; {reason}" if reason else "")
+    )
 
 
 def _found_note(ident: Identifier, paper: Paper, keys: Sequence[str] | None = None) -> str:
@@ -149,26 +158,25 @@ def _found_note(ident: Identifier, paper: Paper, keys: Sequence[str] | None = No
 
 
 def _exact_evidence(
-    evidence: Sequence[Evidence] | Callable[[], tuple[Evidence, ...]],
+    evidence: Sequence[Evidence] | _Deferred,
     ident: Identifier,
     chosen: _Scored,
     note: str,
 ) -> _Deferred:
     """The identifier route's evidence, rendered when read.
 
-    ``evidence``: what the route noted before (identifiers not found), or a function making it.
+    ``evidence``: what the route noted before (identifiers not found), or that deferred.
     """
-    if callable(evidence):
-        before = evidence
-    else:
-        kept = tuple(evidence)
+    before = evidence if isinstance(evidence, _Deferred) else tuple(evidence)
+    return _Deferred(_exact_shown, before, ident, chosen, note)
 
-        def before() -> tuple[Evidence, ...]:
-            return kept
 
-    return _Deferred(
-        lambda: (*before(), _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
-    )
+def _exact_shown(
+    before: tuple[Evidence, ...] | _Deferred, ident: Identifier, chosen: _Scored, note: str
+) -> tuple[Evidence, ...]:
+    """:func:`_exact_evidence`'s value."""
+    head = before.value() if isinstance(before, _Deferred) else before
+    return (*head, _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
 
 
 def _exact_reason(ident: Identifier, note: str, told: str) -> str:

@@ -60,6 +60,8 @@ from citeledger.resolve._results import (
     _exact_reason,
     _found_note,
     _fuzzy_reason,
+    _listed,
+    _then_compared,
     _trusted_resolution,
     _verified,
 )
@@ -352,7 +354,7 @@ class Resolver:
                     score=_agreement_score(comp, identifier=True),
                     # Rendered when read (most results of a batch are read for state and target).
                     evidence=_exact_evidence(evidence, ident, chosen, note),
-                    reason=_Deferred(partial(_exact_reason, ident, note, told)),
+                    reason=_Deferred(_exact_reason, ident, note, told),
                     alternatives=tuple(s.paper for s in agreeing[1:]),
                 )
             if mismatch is None:
@@ -403,17 +405,11 @@ class Resolver:
                 state=state,
                 method=None,
                 reason=reason,
-                evidence=kept
-                if compared is None
-                else _Deferred(lambda: (*kept, *compared.comparison.evidence)),
+                evidence=kept if compared is None else _Deferred(_then_compared, kept, compared),
                 alternatives=tuple(alternatives),
             )
 
         # 2. is there anything to match on?
-        # The identifiers not found, as reasons name them (formatted only when a reason does).
-        def missing() -> str:
-            return ", ".join(str(i) for i in ref.identifiers)
-
         if not feats.title:
             if (
                 feats.venue
@@ -425,7 +421,7 @@ class Resolver:
             ):
                 # 2b. no title: the journal, volume and first page route
                 ok, reason, best, runner = locator_decision(feats, self._locate(feats))
-                prefix = f"{missing()} not in catalog; " if ref.identifiers else ""
+                prefix = f"{_listed(ref.identifiers)} not in catalog; " if ref.identifiers else ""
                 if ok and best is not None:
                     return _verified(
                         Method.JOURNAL_VOLUME_PAGE, best, evidence, prefix + reason, None
@@ -455,7 +451,7 @@ class Resolver:
             if ref.identifiers:
                 return fail(
                     ResolutionState.UNRESOLVED,
-                    f"{missing()} not in catalog and no title to match on",
+                    f"{_listed(ref.identifiers)} not in catalog and no title to match on",
                 )
             why = ref.parse_doubt
             return fail(
@@ -478,11 +474,11 @@ class Resolver:
                 Method.FUZZY_TITLE,
                 best,
                 evidence,
-                _fuzzy_reason(missing if ref.identifiers else None, best, runner, reason),
+                _fuzzy_reason(ref.identifiers or None, best, runner, reason),
                 runner,
             )
         if ref.identifiers:
-            reason = f"{missing()} not in catalog; {reason}"
+            reason = f"{_listed(ref.identifiers)} not in catalog; {reason}"
         alternatives = [c.paper for c in (best, runner) if c is not None]
         return fail(
             ResolutionState.UNRESOLVED,
