@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any, Final
 from citeledger._progress import progress_callback
 from citeledger.errors import WorkerLost
 from citeledger.model import (
+    Evidence,
     Paper,
     Reference,
     Resolution,
     ResolutionState,  # the model's own validator
 )
+from citeledger.model._observation import _Deferred
 from citeledger.resolve._results import (
     _AGREEMENTS,
     _METHODS,
@@ -286,20 +288,25 @@ def _to_wire_result(res: Resolution, index: dict[int, int]) -> tuple[Any, ...]:
     )
 
 
+def _evidence_from_wire(evidence: list[_EvidenceWire]) -> tuple[Evidence, ...]:
+    """The evidence a worker sent as plain tuples, as :class:`Evidence` values."""
+    agreements = _AGREEMENTS
+    return tuple(
+        _trusted_evidence(field=f, agreement=agreements[a], score=sc, left=le, right=ri, note=no)
+        for f, a, sc, le, ri, no in evidence
+    )
+
+
 def _resolution_from_wire(item: tuple[Any, ...], catalog: Catalog | None) -> Resolution:
     state, method, target, score, evidence, reason, alternatives = item
-    agreements = _AGREEMENTS
     return _trusted_resolution(
         state=_STATES[state],
         method=None if method is None else _METHODS[method],
         target=_from_wire(target, catalog),
         score=score,
-        evidence=tuple(
-            _trusted_evidence(
-                field=f, agreement=agreements[a], score=sc, left=le, right=ri, note=no
-            )
-            for f, a, sc, le, ri, no in evidence
-        ),
+        # Rebuilt when first read, as the evidence of a result resolved here is rendered: this
+        # process also resolves, and most results are read for their state and target only.
+        evidence=_Deferred(_evidence_from_wire, evidence) if evidence else (),
         reason=reason,
         alternatives=tuple(
             p for p in (_from_wire(a, catalog) for a in alternatives) if p is not None
