@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz, process
 
 from citeledger.resolve import _titles
-from citeledger.resolve.catalog import _SCAN_BUDGET, Catalog
-from citeledger.resolve.normalize import normalize_title, title_tokens
+from citeledger.resolve.catalog import Catalog
+from citeledger.resolve.normalize import normalize_title
 
 if TYPE_CHECKING:
     from array import array
@@ -44,31 +44,8 @@ LIMIT, CUTOFF, WINDOW = 10, 50.0, 30.0
 
 def blocking_lists(cat: Catalog, title: str) -> tuple[list[array[int]], int]:
     """The posting lists ``Catalog._blocking`` unions (mode 0) or takes two of three of (mode 1)."""
-    postings = cat._postings
-    max_df = cat._max_df if cat._max_df is not None else max(1000, len(cat._papers) // 50)
-    known = []
-    for tok in set(title_tokens(title)):
-        arr = postings.get(tok)
-        if arr is not None and len(arr) <= max_df:
-            known.append((len(arr), tok, arr))
-    if not known:
-        return [], 0
-    known.sort()
-    chosen = [k[2] for k in known[: cat._block_tokens]]
-    first = chosen[0]
-    if len(chosen) == 1:
-        return [first], 0
-    if len(first) <= _SCAN_BUDGET:
-        scanned, total = [first], len(first)
-        for arr in chosen[1:]:
-            total += len(arr)
-            if total > _SCAN_BUDGET:
-                break
-            scanned.append(arr)
-        return scanned, 0
-    if len(chosen) == 2:
-        return chosen[:2], 0
-    return chosen[:3], 1
+    chosen = cat._blocking_lists(title)
+    return ([], 0) if chosen is None else chosen
 
 
 def today(cat: Catalog, title: str) -> list[tuple[float, int]]:

@@ -455,6 +455,34 @@ pattern_init(Pattern *p, PyObject *query)
     return 0;
 }
 
+/* One character of the bit-parallel LCS: the N-word state S advanced by the query's match ROW
+ * for that character (S = (S + (S & M)) | (S & ~M), the addition's carry passed up the words). */
+#define LCS_STEP(S, ROW, N)                                                                    \
+    do {                                                                                       \
+        uint64_t carry_ = 0;                                                                   \
+        for (Py_ssize_t w = 0; w < (N); w++) {                                                 \
+            uint64_t Sw = (S)[w];                                                              \
+            uint64_t u = Sw & (ROW)[w];                                                        \
+            uint64_t t = Sw + carry_;                                                          \
+            uint64_t c1 = t < carry_;                                                          \
+            uint64_t x = t + u;                                                                \
+            carry_ = c1 | (x < u);                                                             \
+            (S)[w] = x | (Sw - u);                                                             \
+        }                                                                                      \
+    } while (0)
+
+/* The LCS an n-word state stands for: its zero bits, those past the query in the last word
+ * masked off. */
+static inline Py_ssize_t
+lcs_of_state(const Pattern *p, const uint64_t *S, Py_ssize_t n)
+{
+    Py_ssize_t lcs = 0;
+    for (Py_ssize_t w = 0; w < n - 1; w++) {
+        lcs += POPCOUNT64(~S[w]);
+    }
+    return lcs + POPCOUNT64(~S[n - 1] & p->lastmask);
+}
+
 /* LCS of the query and a Latin-1 title with N 64-bit words: the loops unrolled, S in registers. */
 #define DEFINE_LCS_U8(N)                                                                       \
     static Py_ssize_t lcs_u8_##N(const Pattern *p, const uint8_t *s, Py_ssize_t len)           \
@@ -464,23 +492,9 @@ pattern_init(Pattern *p, PyObject *query)
             S[w] = ~(uint64_t)0;                                                               \
         }                                                                                      \
         for (Py_ssize_t i = 0; i < len; i++) {                                                 \
-            const uint64_t *row = p->latin + (size_t)s[i] * N;                                 \
-            uint64_t carry = 0;                                                                \
-            for (int w = 0; w < N; w++) {                                                      \
-                uint64_t Sw = S[w];                                                            \
-                uint64_t u = Sw & row[w];                                                      \
-                uint64_t t = Sw + carry;                                                       \
-                uint64_t c1 = t < carry;                                                       \
-                uint64_t x = t + u;                                                            \
-                carry = c1 | (x < u);                                                          \
-                S[w] = x | (Sw - u);                                                           \
-            }                                                                                  \
+            LCS_STEP(S, p->latin + (size_t)s[i] * N, N);                                       \
         }                                                                                      \
-        Py_ssize_t lcs = 0;                                                                    \
-        for (int w = 0; w < N - 1; w++) {                                                      \
-            lcs += POPCOUNT64(~S[w]);                                                          \
-        }                                                                                      \
-        return lcs + POPCOUNT64(~S[N - 1] & p->lastmask);                                      \
+        return lcs_of_state(p, S, N);                                                          \
     }
 
 DEFINE_LCS_U8(1)
@@ -519,23 +533,9 @@ DEFINE_LCS_U8(4)
             if (!row) {                                                                        \
                 continue; /* M == 0: S is unchanged */                                         \
             }                                                                                  \
-            uint64_t carry = 0;                                                                \
-            for (Py_ssize_t w = 0; w < words; w++) {                                           \
-                uint64_t Sw = S[w];                                                            \
-                uint64_t u = Sw & row[w];                                                      \
-                uint64_t t = Sw + carry;                                                       \
-                uint64_t c1 = t < carry;                                                       \
-                uint64_t x = t + u;                                                            \
-                uint64_t c2 = x < u;                                                           \
-                carry = c1 | c2;                                                               \
-                S[w] = x | (Sw - u);                                                           \
-            }                                                                                  \
+            LCS_STEP(S, row, words);                                                           \
         }                                                                                      \
-        Py_ssize_t lcs = 0;                                                                    \
-        for (Py_ssize_t w = 0; w < words - 1; w++) {                                           \
-            lcs += POPCOUNT64(~S[w]);                                                          \
-        }                                                                                      \
-        return lcs + POPCOUNT64(~S[words - 1] & p->lastmask);                                  \
+        return lcs_of_state(p, S, words);                                                      \
     } while (0)
 
 
@@ -545,36 +545,11 @@ DEFINE_LCS_U8(4)
  * abandoned (LCS -1), as the SIMD batches' lanes are (see there). */
 #define PAIR_CHECK 16
 
-#define LCS_STEP(S, ROW)                                                                       \
-    do {                                                                                       \
-        uint64_t carry_ = 0;                                                                   \
-        for (int w = 0; w < N_; w++) {                                                         \
-            uint64_t Sw = S[w];                                                                \
-            uint64_t u = Sw & (ROW)[w];                                                        \
-            uint64_t t = Sw + carry_;                                                          \
-            uint64_t c1 = t < carry_;                                                          \
-            uint64_t x = t + u;                                                                \
-            carry_ = c1 | (x < u);                                                             \
-            S[w] = x | (Sw - u);                                                               \
-        }                                                                                      \
-    } while (0)
-
-static inline Py_ssize_t
-lcs_of_state(const Pattern *p, const uint64_t *S, int n)
-{
-    Py_ssize_t lcs = 0;
-    for (int w = 0; w < n - 1; w++) {
-        lcs += POPCOUNT64(~S[w]);
-    }
-    return lcs + POPCOUNT64(~S[n - 1] & p->lastmask);
-}
-
 #define DEFINE_LCS_PAIR_U8(N)                                                                  \
     static void lcs_pair_u8_##N(const Pattern *p, const uint8_t *a, Py_ssize_t la,             \
                                 Py_ssize_t ma, const uint8_t *b, Py_ssize_t lb, Py_ssize_t mb, \
                                 Py_ssize_t *ra, Py_ssize_t *rb)                                \
     {                                                                                          \
-        enum { N_ = N };                                                                       \
         uint64_t A[N], B[N];                                                                   \
         for (int w = 0; w < N; w++) {                                                          \
             A[w] = B[w] = ~(uint64_t)0;                                                        \
@@ -584,8 +559,8 @@ lcs_of_state(const Pattern *p, const uint64_t *S, int n)
         while (live_a && live_b && i < common) {                                               \
             Py_ssize_t end = common - i > PAIR_CHECK ? i + PAIR_CHECK : common;                \
             for (; i < end; i++) {                                                             \
-                LCS_STEP(A, p->latin + (size_t)a[i] * N);                                      \
-                LCS_STEP(B, p->latin + (size_t)b[i] * N);                                      \
+                LCS_STEP(A, p->latin + (size_t)a[i] * N, N);                                   \
+                LCS_STEP(B, p->latin + (size_t)b[i] * N, N);                                   \
             }                                                                                  \
             live_a = i - lcs_of_state(p, A, N) <= ma;                                          \
             live_b = i - lcs_of_state(p, B, N) <= mb;                                          \
@@ -593,14 +568,14 @@ lcs_of_state(const Pattern *p, const uint64_t *S, int n)
         for (ia = i; live_a && ia < la;) {                                                     \
             Py_ssize_t end = la - ia > PAIR_CHECK ? ia + PAIR_CHECK : la;                      \
             for (; ia < end; ia++) {                                                           \
-                LCS_STEP(A, p->latin + (size_t)a[ia] * N);                                     \
+                LCS_STEP(A, p->latin + (size_t)a[ia] * N, N);                                  \
             }                                                                                  \
             live_a = ia - lcs_of_state(p, A, N) <= ma;                                         \
         }                                                                                      \
         for (ib = i; live_b && ib < lb;) {                                                     \
             Py_ssize_t end = lb - ib > PAIR_CHECK ? ib + PAIR_CHECK : lb;                      \
             for (; ib < end; ib++) {                                                           \
-                LCS_STEP(B, p->latin + (size_t)b[ib] * N);                                     \
+                LCS_STEP(B, p->latin + (size_t)b[ib] * N, N);                                  \
             }                                                                                  \
             live_b = ib - lcs_of_state(p, B, N) <= mb;                                         \
         }                                                                                      \
@@ -929,40 +904,19 @@ simd_detect(void)
     }
 }
 
+/* the batch kernels by SIMD level (1: AVX2, 2: AVX-512) and query words (1 to 4) */
+typedef void (*BatchKernel)(const Pattern *p, Batch *b, uint8_t pad);
+static const BatchKernel batch_kernels[2][4] = {
+    {lcs_batch_avx2_1, lcs_batch_avx2_2, lcs_batch_avx2_3, lcs_batch_avx2_4},
+    {lcs_batch_avx512_1, lcs_batch_avx512_2, lcs_batch_avx512_3, lcs_batch_avx512_4},
+};
+
 /* LCS of the batch's lanes at the current SIMD level (> 0), query of 1 to 4 words */
 static void
 lcs_batch(const Pattern *p, Batch *b, uint8_t pad)
 {
-    if (simd_level == 2) {
-        switch (p->words) {
-        case 1:
-            lcs_batch_avx512_1(p, b, pad);
-            return;
-        case 2:
-            lcs_batch_avx512_2(p, b, pad);
-            return;
-        case 3:
-            lcs_batch_avx512_3(p, b, pad);
-            return;
-        default:
-            lcs_batch_avx512_4(p, b, pad);
-            return;
-        }
-    }
-    switch (p->words) {
-    case 1:
-        lcs_batch_avx2_1(p, b, pad);
-        return;
-    case 2:
-        lcs_batch_avx2_2(p, b, pad);
-        return;
-    case 3:
-        lcs_batch_avx2_3(p, b, pad);
-        return;
-    default:
-        lcs_batch_avx2_4(p, b, pad);
-        return;
-    }
+    Py_ssize_t words = p->words >= 1 && p->words <= 3 ? p->words : 4;
+    batch_kernels[simd_level == 2][words - 1](p, b, pad);
 }
 #else
 static void

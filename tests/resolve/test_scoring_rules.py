@@ -9,8 +9,10 @@ pure helpers (``title_word_conflict``, ``compare_venue``, ...) are called direct
 
 from __future__ import annotations
 
+import pytest
+
 import citeledger as cl
-from citeledger.model import Agreement, ResolutionState
+from citeledger.model import Agreement, ResolutionState, replace
 from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
     is_generic_title,
@@ -176,38 +178,75 @@ def test_lenient_comparison_ignores_a_precomputed_plain_title_score() -> None:
 # --------------------------------------------------------------------------- sibling titles
 
 
-def test_function_words_are_no_substituted_words() -> None:
-    assert (
-        _conflict(
+_CHIME = "CHiME speech separation and recognition challenge"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "conflict"),
+    [
+        pytest.param(
             "Learning to rank for information retrieval",
             "Learning to rank in information retrieval",
-        )
-        is None
-    )
-
-
-def test_an_ordinal_on_one_side_is_a_number() -> None:
-    # The third (and fourth) CHiME challenge papers are not the first one.
-    first = "The CHiME speech separation and recognition challenge"
-    third = "The 3rd CHiME speech separation and recognition challenge"
-    fourth = "The 4th CHiME speech separation and recognition challenge"
-    assert _conflict(first, third) == "number on one side: '3'"
-    assert _conflict(fourth, first) == "number on one side: '4'"
-
-
-def test_numbers_are_not_matched_as_misspelt_words() -> None:
-    # "numbers must be equal": '1990' is no spelling of '1990s'.
-    conflict = _conflict(
-        "Unemployment in Europe in the 1990s", "Unemployment in Europe in 1990: revisited"
-    )
-    assert conflict == "words on both sides: '1990s' vs '1990', 'revisited'"
-
-
-def test_words_below_75_similar_are_substituted_not_misspelt() -> None:
-    # ratio("theta", "delta") = 60 < 75: two EEG bands, two studies, not a typo.
-    assert _conflict(
-        "Theta oscillations in human cortex", "Delta oscillations in human cortex"
-    ) == ("words on both sides: 'theta' vs 'delta'")
+            None,
+            id="function-words-are-no-substituted-words",
+        ),
+        # The third (and fourth) CHiME challenge papers are not the first one.
+        pytest.param(
+            f"The {_CHIME}",
+            f"The 3rd {_CHIME}",
+            "number on one side: '3'",
+            id="an-ordinal-on-one-side-is-a-number",
+        ),
+        pytest.param(
+            f"The 4th {_CHIME}",
+            f"The {_CHIME}",
+            "number on one side: '4'",
+            id="an-ordinal-on-the-other-side-is-a-number",
+        ),
+        # "numbers must be equal": '1990' is no spelling of '1990s'.
+        pytest.param(
+            "Unemployment in Europe in the 1990s",
+            "Unemployment in Europe in 1990: revisited",
+            "words on both sides: '1990s' vs '1990', 'revisited'",
+            id="numbers-are-not-matched-as-misspelt-words",
+        ),
+        # ratio("theta", "delta") = 60 < 75: two EEG bands, two studies, not a typo.
+        pytest.param(
+            "Theta oscillations in human cortex",
+            "Delta oscillations in human cortex",
+            "words on both sides: 'theta' vs 'delta'",
+            id="words-below-75-similar-are-substituted-not-misspelt",
+        ),
+        pytest.param(
+            "Performance evaluation of distributed database systems",
+            "Performance eval. of distributed database systems: a survey",
+            None,
+            id="an-abbreviated-word-on-the-right-is-no-conflict",
+        ),
+        pytest.param(
+            "Performance eval. of distributed database systems: a survey",
+            "Performance evaluation of distributed database systems",
+            None,
+            id="an-abbreviated-word-on-the-left-is-no-conflict",
+        ),
+        pytest.param(
+            "Computational colour constancy",
+            "Computational color constancy: survey and data",
+            None,
+            id="a-misspelling-beside-a-dropped-subtitle-is-no-conflict",
+        ),
+        # Only a difference made of numbers alone is a part/edition/year; a truncated subtitle
+        # that contains a year is a truncation.
+        pytest.param(
+            "Global burden of disease study",
+            "Global burden of disease study 2016: a systematic analysis",
+            None,
+            id="a-dropped-subtitle-with-a-year-is-no-number-conflict",
+        ),
+    ],
+)
+def test_title_word_conflict(a: str, b: str, conflict: str | None) -> None:
+    assert _conflict(a, b) == conflict
 
 
 def test_a_two_letter_word_is_no_abbreviation() -> None:
@@ -216,34 +255,6 @@ def test_a_two_letter_word_is_no_abbreviation() -> None:
     ukraine = "Prevalence of depression among adolescents in Ukraine"
     assert title_sim(uk, ukraine) > 90
     assert _conflict(uk, ukraine) == "words on both sides: 'uk' vs 'ukraine'"
-
-
-def test_an_abbreviated_word_on_either_side_is_no_conflict() -> None:
-    full = "Performance evaluation of distributed database systems"
-    abbreviated = "Performance eval. of distributed database systems: a survey"
-    assert _conflict(full, abbreviated) is None
-    assert _conflict(abbreviated, full) is None
-
-
-def test_a_misspelling_beside_a_dropped_subtitle_is_no_conflict() -> None:
-    assert (
-        _conflict(
-            "Computational colour constancy", "Computational color constancy: survey and data"
-        )
-        is None
-    )
-
-
-def test_a_dropped_subtitle_with_a_year_is_no_number_conflict() -> None:
-    # Only a difference made of numbers alone is a part/edition/year; a truncated subtitle that
-    # contains a year is a truncation.
-    assert (
-        _conflict(
-            "Global burden of disease study",
-            "Global burden of disease study 2016: a systematic analysis",
-        )
-        is None
-    )
 
 
 # --------------------------------------------------------------------------- authors
@@ -387,28 +398,17 @@ def test_volume_and_first_page_both_differing_is_a_hard_disagreement() -> None:
     res = cl.Resolver([PAN]).resolve(ref)
     assert res.state is UNRESOLVED
     assert "disagreeing volume+first_page" in res.reason
-    with_doi = cl.Reference(
-        title=ref.title,
-        authors="Pan SJ, Yang Q",
-        year=2010,
-        volume="21",
-        first_page="1000",
-        identifiers=["10.1109/TKDE.2009.191"],
-    )
+    with_doi = replace(ref, identifiers=["10.1109/TKDE.2009.191"])
     res = cl.Resolver([PAN]).resolve(with_doi)
     assert res.state is MISMATCH
     assert res.reason.endswith("these fields disagree: volume+first_page")
     # one of the two differing is not a hard disagreement: another volume with the same first
     # page verifies (a misprinted volume) ...
-    one = cl.Reference(
-        title=ref.title, authors="Pan SJ, Yang Q", year=2010, volume="21", first_page="1345"
-    )
+    one = replace(ref, first_page="1345")
     assert cl.Resolver([PAN]).resolve(one).state is VERIFIED_FUZZY
     # ... while the same volume with another first page is another same-titled work there
     # (resolver._other_page: a second printing, an executive summary, part II)
-    page = cl.Reference(
-        title=ref.title, authors="Pan SJ, Yang Q", year=2010, volume="22", first_page="1000"
-    )
+    page = replace(ref, volume="22")
     res = cl.Resolver([PAN]).resolve(page)
     assert res.state is UNRESOLVED
     assert "another work of that title" in res.reason
@@ -557,7 +557,7 @@ def test_group_authors_are_told_apart_by_their_names() -> None:
     res = cl.Resolver([paper]).resolve(ref)
     assert res.state is ResolutionState.UNRESOLVED
     assert "disagreeing authors" in res.reason
-    same = cl.Resolver([paper]).resolve(cl.model.replace(ref, authors="The ATLAS Collaboration"))
+    same = cl.Resolver([paper]).resolve(replace(ref, authors="The ATLAS Collaboration"))
     assert same.state is ResolutionState.VERIFIED_FUZZY
 
 
