@@ -329,6 +329,27 @@ def resolve_in_processes(
     tenth of the cost of resolving them). A child that dies raises :class:`WorkerLost`
     rather than leaving the batch waiting; an exception in a child is raised here.
     """
+    # The collector is paused first: the objects made below (the index map, the queue, the
+    # children) could otherwise set off a full collection over the whole catalog just before
+    # the pause (a second at 200k papers, measured) - the single-process path pauses first too.
+    # Freezing moves every object that exists now (the catalog: millions of objects) out of
+    # the collector's reach, so a child's garbage collections do not walk - and, through
+    # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone on the way
+    # out, unless the caller had frozen objects already (then theirs is left as it was).
+    with paused_collector(freeze=True) as tick:
+        return _pool(resolver, items, bad, workers=workers, report=report, tick=tick)
+
+
+def _pool(
+    resolver: Resolver,
+    items: list[Reference | Paper | str],
+    bad: dict[int, Resolution],
+    *,
+    workers: int,
+    report: ProgressCallback | None,
+    tick: Callable[[], None],
+) -> list[Resolution]:
+    """:func:`resolve_in_processes` once the collector is paused (``tick``: its per-item tick)."""
     total = len(items)
     ranges = _guided_ranges(total, workers)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -395,12 +416,7 @@ def resolve_in_processes(
                 exitcode=0,
             )
 
-    # Freezing moves every object that exists now (the catalog: millions of objects) out of
-    # the collector's reach, so a child's garbage collections do not walk - and, through
-    # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone on the way
-    # out, unless the caller had frozen objects already (then theirs is left as it was).
     with contextlib.ExitStack() as stack:
-        tick = stack.enter_context(paused_collector(freeze=True))
         stack.callback(_stop_children, children, queue)
         for child in children:
             child.start()

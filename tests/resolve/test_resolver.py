@@ -699,6 +699,36 @@ def test_resolve_many_pauses_the_collector_only_during_the_batch(
         gc.enable()
 
 
+def test_resolve_many_with_workers_pauses_the_collector_before_building_anything(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With children, the parent builds an index of the catalog's papers, a queue and the
+    # processes; with the collector still running, those allocations could set off a full
+    # collection over the whole catalog first (a second at 200k papers). So the pause and the
+    # freeze come before them, and the children are forked from a frozen heap.
+    from citeledger.resolve import _batch as module  # noqa: PLC0415
+
+    resolver = cl.Resolver(CATALOG)
+    refs = _every_state() * 10
+    seen: list[tuple[bool, int]] = []
+    real = module._paper_index
+
+    def index(res: cl.Resolver) -> dict[int, int]:
+        seen.append((gc.isenabled(), gc.get_freeze_count()))
+        return real(res)
+
+    monkeypatch.setattr(module, "_paper_index", index)
+    assert gc.isenabled()
+    out = resolver.resolve_many(refs, workers=2)
+    assert out == [resolver.resolve(r) for r in refs]
+    assert len(seen) == 1
+    enabled, frozen = seen[0]
+    assert not enabled
+    assert frozen > 0
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+
+
 # --------------------------------------------------------------------------- properties
 
 
