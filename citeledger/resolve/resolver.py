@@ -195,14 +195,21 @@ class Resolver:
                 # not come within the title window below; skipping them saves normalising their
                 # titles. (A bound on scores only: no threshold is involved.)
                 floor = hits[0][0] - _TITLE_WINDOW if hits else 0.0
+                # The catalog's columns read directly (``title_of``, ``provider[pid]``): a
+                # catalog of a million papers puts a dozen hits or more here per reference.
+                titles = provider._normalized  # noqa: SLF001
+                papers = provider._papers  # noqa: SLF001 - None for a record not yet built
+                left = feats.title
+                ratio_of = fuzz.ratio
                 for score, pid in hits:
                     if score < floor:
                         break
-                    title = provider.title_of(pid)
+                    title = titles[pid]
                     # ``score`` is already the token_sort_ratio half of title_similarity (the
                     # catalog computed it on the same normalised titles); add the ratio half.
-                    ratio = float(fuzz.ratio(feats.title, title)) if title else 0.0
-                    pool.append((max(ratio, score), provider[pid], title, provider, pid, ratio))
+                    ratio = float(ratio_of(left, title)) if title else 0.0
+                    paper = papers[pid] or provider[pid]
+                    pool.append((max(ratio, score), paper, title, provider, pid, ratio))
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(
