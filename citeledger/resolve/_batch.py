@@ -149,16 +149,21 @@ def _child_main(
         queue.join_thread()
 
 
-def _guided_ranges(total: int, workers: int) -> list[tuple[int, int]]:
+def _guided_ranges(total: int, workers: int, chunk: int | None = None) -> list[tuple[int, int]]:
     """Batches for the pool: large first, shrinking towards the end (guided scheduling).
 
     Each batch is about a ``4 * workers``-th of what is left (at most 1,000 references, at
     least 25), so the workers finish at nearly the same time: with equal batches the last one
-    leaves the other workers idle for a whole batch.
+    leaves the other workers idle for a whole batch. ``chunk``: batches of that many
+    references instead (``resolve_many(chunk_size=...)``; the last one may be shorter).
 
     >>> [b - a for a, b in _guided_ranges(5000, 2)][:3], len(_guided_ranges(5000, 2))
     ([625, 546, 478], 33)
+    >>> _guided_ranges(7, 2, 3)
+    [(0, 3), (3, 6), (6, 7)]
     """
+    if chunk is not None:
+        return [(a, min(total, a + chunk)) for a in range(0, total, chunk)]
     out: list[tuple[int, int]] = []
     start = 0
     while start < total:
@@ -318,8 +323,10 @@ def resolve_in_processes(
     resolver: Resolver,
     items: list[Reference | Paper | str],
     bad: dict[int, Resolution],
+    *,
     workers: int,
     report: ProgressCallback | None,
+    chunk: int | None = None,
 ) -> list[Resolution]:
     """``resolve_many`` with ``workers`` processes: this one and ``workers - 1`` children.
 
@@ -337,7 +344,7 @@ def resolve_in_processes(
     # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone on the way
     # out, unless the caller had frozen objects already (then theirs is left as it was).
     with paused_collector(freeze=True) as tick:
-        return _pool(resolver, items, bad, workers=workers, report=report, tick=tick)
+        return _pool(resolver, items, bad, workers=workers, report=report, tick=tick, chunk=chunk)
 
 
 def _pool(
@@ -348,10 +355,11 @@ def _pool(
     workers: int,
     report: ProgressCallback | None,
     tick: Callable[[], None],
+    chunk: int | None,
 ) -> list[Resolution]:
     """:func:`resolve_in_processes` once the collector is paused (``tick``: its per-item tick)."""
     total = len(items)
-    ranges = _guided_ranges(total, workers)
+    ranges = _guided_ranges(total, workers, chunk)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     # (typeshed types a context chosen at run time as BaseContext, which lacks Process)
     ctx: Any = multiprocessing.get_context(method)

@@ -501,6 +501,7 @@ class Resolver:
         refs: Iterable[Reference | Paper | str],
         *,
         workers: int = 1,
+        chunk_size: int | None = None,
         progress: ProgressCallback | bool | None = None,
     ) -> list[Resolution]:
         """Resolve many references; results in the same order as ``refs``.
@@ -515,6 +516,11 @@ class Resolver:
                 The resolver and the references reach each child once (inherited by ``fork``
                 where available, else pickled once per child). Inside a daemonic process (a
                 pool or Dask worker), which may not have children, everything runs in it.
+            chunk_size: References a process claims at a time when ``workers`` > 1, and how
+                often ``progress`` is called. ``None`` (the default): batches of about an
+                eighth of what is left per worker (at most 1,000, at least 25), shrinking
+                towards the end so the processes finish together; with fewer references than
+                one such batch, no child is started. Results never depend on it.
             progress: ``progress(done, total)`` called as batches finish; ``True`` shows a tqdm
                 bar when tqdm is installed, only on a terminal; ``None`` for none.
 
@@ -531,11 +537,15 @@ class Resolver:
                 raised here.
             ModelError: ``refs`` is a string or not iterable (a bad *item* is a
                 ``PARSE_UNCERTAIN`` result instead).
-            InvalidArgument: ``workers`` is not a whole number of at least 1.
+            InvalidArgument: ``workers`` or ``chunk_size`` is not a whole number of at
+                least 1.
         """
-        valid: object = workers
-        if isinstance(valid, bool) or not isinstance(valid, int) or valid < 1:
+        if not _whole(workers):
             raise InvalidArgument(f"workers must be a whole number >= 1, got {workers!r}")
+        if chunk_size is not None and not _whole(chunk_size):
+            raise InvalidArgument(
+                f"chunk_size must be a whole number >= 1 or None, got {chunk_size!r}"
+            )
         if isinstance(refs, str | bytes) or not isinstance(refs, Iterable):
             raise ModelError(
                 "resolve_many takes an iterable of references, papers or reference strings, "
@@ -551,9 +561,10 @@ class Resolver:
         # One batch's worth needs no children (nor the catalog index map built for them); a
         # daemonic process (a multiprocessing pool worker, a Dask worker) may not start any:
         # resolve in this process; the results are the same.
-        if workers <= 1 or total <= _MIN_BATCH or multiprocessing.current_process().daemon:
+        batch = _MIN_BATCH if chunk_size is None else chunk_size
+        if workers <= 1 or total <= batch or multiprocessing.current_process().daemon:
             out: list[Resolution] = []
-            step = max(1, min(1000, total // 100 or 1))
+            step = max(1, min(1000, total // 100 or 1)) if chunk_size is None else chunk_size
             # The collector is paused while the batch runs (see paused_collector); the objects
             # that exist now (the catalog) are also frozen out of its walks. Undone below.
             with paused_collector(freeze=total >= _FREEZE_MIN) as tick:
@@ -563,7 +574,9 @@ class Resolver:
                     if report is not None and (i % step == 0 or i == total):
                         report(i, total)
             return out
-        return resolve_in_processes(self, items, bad, workers, report)
+        return resolve_in_processes(
+            self, items, bad, workers=workers, report=report, chunk=chunk_size
+        )
 
 
 # Reference fields that Reference.from_paper fills from a paper; the others keep their defaults.
@@ -573,6 +586,11 @@ _REFERENCE_REST: Final = tuple(
     for a in attrs.fields(Reference)
     if a.name not in _FROM_PAPER and a.name != "identifiers"
 )
+
+
+def _whole(value: object) -> bool:
+    """Whether ``value`` is a whole number of at least 1 (a bool is not a number here)."""
+    return not isinstance(value, bool) and isinstance(value, int) and value >= 1
 
 
 def _reference_from_paper(paper: Paper) -> Reference:

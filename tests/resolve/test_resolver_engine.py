@@ -81,9 +81,20 @@ def test_resolve_many_equals_resolve_item_by_item(data: st.DataObject) -> None:
     resolver = cl.Resolver(catalog)
     one_by_one = [resolver.resolve(r) for r in refs]
     assert resolver.resolve_many(refs) == one_by_one
-    # Batches of any size in the pool path (its smallest batch is 25 references).
-    workers = data.draw(st.integers(2, 3))
-    assert resolver.resolve_many(refs * 2, workers=workers) == one_by_one * 2
+    # Any worker count and batch size: the default batches (at least 25 references) and
+    # chunks of any size, down to one reference per batch.
+    workers = data.draw(st.integers(1, 3))
+    chunk = data.draw(st.one_of(st.none(), st.integers(1, 30)))
+    seen: list[int] = []
+    out = resolver.resolve_many(
+        refs * 2, workers=workers, chunk_size=chunk, progress=lambda d, _t: seen.append(d)
+    )
+    assert out == one_by_one * 2
+    assert seen == sorted(seen)
+    assert not refs or seen[-1] == len(refs) * 2
+    if chunk is not None and refs:
+        # progress comes once per chunk (in either path)
+        assert len(seen) == -(-len(refs) * 2 // chunk)
 
 
 @given(data=st.data())

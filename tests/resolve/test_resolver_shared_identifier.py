@@ -87,3 +87,9 @@ def test_resolve_many_refuses_impossible_worker_counts(
     with pytest.raises(InvalidArgument, match="workers"):
         resolver.resolve_many([cl.Reference(title="x")], workers=workers)  # type: ignore[arg-type]
     assert issubclass(InvalidArgument, ValueError)
+
+
+@pytest.mark.parametrize("chunk", [0, -1, 1.5, True, "2"])
+def test_resolve_many_refuses_impossible_chunk_sizes(resolver: cl.Resolver, chunk: object) -> None:
+    with pytest.raises(InvalidArgument, match="chunk_size"):
+        resolver.resolve_many([cl.Reference(title="x")], workers=2, chunk_size=chunk)  # type: ignore[arg-type]
