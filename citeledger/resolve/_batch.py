@@ -27,8 +27,11 @@ from citeledger.model import (
 from citeledger.model._observation import _Deferred
 from citeledger.resolve._results import (
     _AGREEMENTS,
+    _EVIDENCE_SLOT,
     _METHODS,
+    _REASON_SLOT,
     _STATES,
+    _evidence_tuples,
     _trusted_resolution,
 )
 from citeledger.resolve.catalog import (
@@ -36,6 +39,7 @@ from citeledger.resolve.catalog import (
     _shown_repr,
 )
 from citeledger.resolve.scoring import (
+    EvidenceTuple,
     _trusted_evidence,
 )
 
@@ -197,7 +201,7 @@ def _progress(progress: ProgressCallback | bool | None, total: int) -> ProgressC
 # parent holds the same catalog), else the paper itself. Evidence travels as plain tuples. Pickling
 # whole Resolution values costs more than resolving them.
 _Wire = int | Paper
-_EvidenceWire = tuple[str, str, float | None, str | None, str | None, str | None]
+_EvidenceWire = EvidenceTuple
 
 
 def _paper_index(resolver: Resolver) -> dict[int, int]:
@@ -278,17 +282,20 @@ def _from_wire(value: _Wire | None, catalog: Catalog | None) -> Paper | None:
 
 
 def _to_wire_result(res: Resolution, index: dict[int, int]) -> tuple[Any, ...]:
-    """A resolution as plain tuples, its papers as catalog indexes where possible."""
-    evidence: list[_EvidenceWire] = [
-        (e.field, e.agreement.value, e.score, e.left, e.right, e.note) for e in res.evidence
-    ]
+    """A resolution as plain tuples, its papers as catalog indexes where possible.
+
+    Its evidence and reason are read from their slots, rendered or not: deferred evidence
+    becomes tuples without an :class:`Evidence` built per field (:func:`_evidence_tuples`), and
+    the result itself, about to be dropped, keeps nothing made here.
+    """
+    reason = _REASON_SLOT.__get__(res, Resolution)
     return (
-        res.state.value,
-        None if res.method is None else res.method.value,
+        res.state._value_,  # the plain value (``.value`` is a slower property)
+        None if res.method is None else res.method._value_,
         _to_wire(res.target, index),
         res.score,
-        evidence,
-        res.reason,
+        _evidence_tuples(_EVIDENCE_SLOT.__get__(res, Resolution)),
+        reason.value() if type(reason) is _Deferred else reason,
         [_to_wire(p, index) for p in res.alternatives],
     )
 

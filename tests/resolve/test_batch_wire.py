@@ -1,0 +1,144 @@
+"""What ``resolve_many``'s worker processes send back: every field of every result, unchanged.
+
+A worker turns each result into plain tuples (``_to_wire_result``) - its deferred evidence read
+straight from the comparisons' outcomes, without building the evidence - and the parent rebuilds
+them (``_resolution_from_wire``). These tests compare the rebuilt results field by field with
+the results resolved here, over references that end in every state.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import citeledger as cl
+from citeledger.model import Agreement, Resolution, ResolutionState, replace
+from citeledger.model._observation import _Deferred
+from citeledger.resolve import _batch
+from citeledger.resolve._results import (
+    _EVIDENCE_SLOT,
+    _evidence_tuples,
+    _exact_shown,
+    _then_compared,
+)
+from citeledger.resolve.names import name_keys
+from citeledger.resolve.scoring import (
+    FieldOutcome,
+    _evidence_tuple,
+    _outcome_evidence,
+    _outcome_tuple,
+)
+from tests.resolve.test_resolver import CATALOG, KNUTH, _every_state, _ref
+
+
+def _references() -> list[cl.Reference | str]:
+    """``_every_state()``, plus references whose evidence has more than one part."""
+    return [
+        *_every_state(),
+        # An identifier not in the catalog, then the fuzzy route: evidence before the fields.
+        cl.Reference(
+            title=KNUTH.title, authors="Knuth", year=1968, identifiers=["10.9999/not.there"]
+        ),
+        # Fields that disagree or are missing on one side (year, pages, venue).
+        replace(_ref(KNUTH, ids=False), year=1975, volume="9", first_page="77", venue="Nature"),
+        *(replace(_ref(p), venue=None, year=None) for p in CATALOG),
+    ]
+
+
+def _fields(res: Resolution) -> tuple[Any, ...]:
+    """Every field of a result (papers by identity, evidence rendered)."""
+    return (
+        res.state,
+        res.method,
+        None if res.target is None else id(res.target),
+        res.score,
+        res.evidence,
+        res.reason,
+        tuple(id(p) for p in res.alternatives),
+    )
+
+
+@pytest.fixture(scope="module")
+def resolver() -> cl.Resolver:
+    return cl.Resolver(CATALOG)
+
+
+def test_the_references_take_both_fast_paths_and_end_in_every_state(
+    resolver: cl.Resolver,
+) -> None:
+    # Otherwise the tests below would not exercise what the worker reads without rendering.
+    out = [resolver.resolve(r) for r in _references()]
+    # (the slots read before the evidence, which reading renders)
+    makers = {getattr(_EVIDENCE_SLOT.__get__(r, Resolution), "make", None) for r in out}
+    assert {_then_compared, _exact_shown} <= makers
+    assert {r.state for r in out} == set(ResolutionState)
+
+
+@pytest.mark.parametrize("position", range(len(_references())))
+def test_a_result_sent_back_by_a_worker_equals_the_one_resolved_here(
+    resolver: cl.Resolver, position: int
+) -> None:
+    ref = _references()[position]
+    index = _batch._paper_index(resolver)
+    # Sent before its evidence or reason is read (as a worker does), through pickle.
+    wire = pickle.loads(pickle.dumps(_batch._to_wire_result(resolver.resolve(ref), index)))
+    back = _batch._resolution_from_wire(wire, resolver.catalog)
+    expected = resolver.resolve(ref)
+    assert _fields(back) == _fields(expected)
+    assert back == expected
+    assert type(back.score) is type(expected.score)
+    # The evidence's values keep their types too (a score stays a float or None).
+    assert [tuple(map(type, _evidence_tuple(e))) for e in back.evidence] == [
+        tuple(map(type, _evidence_tuple(e))) for e in expected.evidence
+    ]
+
+
+def test_evidence_tuples_equal_the_rendered_evidence(resolver: cl.Resolver) -> None:
+    for ref in _references():
+        res = resolver.resolve(ref)
+        raw = _EVIDENCE_SLOT.__get__(res, Resolution)
+        tuples = _evidence_tuples(raw)
+        assert tuples == [_evidence_tuple(e) for e in res.evidence], ref
+        # Reading the slot did not render the result's own evidence.
+        assert type(raw) is not _Deferred or _evidence_tuples(raw) == tuples
+
+
+def test_resolve_many_with_workers_equals_resolve(resolver: cl.Resolver) -> None:
+    refs = _references() * 3
+    expected = [_fields(resolver.resolve(r)) for r in refs]
+    assert [_fields(r) for r in resolver.resolve_many(refs, workers=2)] == expected
+
+
+_AGREEMENT = st.sampled_from(list(Agreement))
+_TEXT = st.text(max_size=150)
+_SCORE = st.none() | st.floats(0.0, 100.0)
+
+
+@st.composite
+def _outcomes(draw: st.DrawFn) -> FieldOutcome:
+    """A field outcome as ``compare`` records it (values before rendering)."""
+    name = draw(st.sampled_from(["title", "authors", "year", "volume", "first_page", "venue"]))
+    if name == "authors":
+        one = st.sampled_from(["A. Smith", "Müller, J.", "Li Wei", "X", "Ng"]).map(
+            cl.Author.from_string
+        )
+        names = st.lists(one, max_size=40)
+        left: Any = name_keys(draw(names))
+        right: Any = name_keys(draw(names))
+    elif name == "year":
+        left, right = draw(st.integers(1000, 2100)), draw(st.none() | st.integers(1000, 2100))
+    else:
+        left, right = draw(_TEXT), draw(st.none() | _TEXT)
+    return (name, draw(_AGREEMENT), draw(_SCORE), left, right)
+
+
+@given(_outcomes())
+def test_an_outcome_as_a_tuple_is_its_evidence(outcome: FieldOutcome) -> None:
+    assert _outcome_tuple(outcome) == _evidence_tuple(_outcome_evidence(outcome))
+    agreement = _outcome_tuple(outcome)[1]
+    assert type(agreement) is str
+    assert agreement == outcome[1].value
