@@ -333,6 +333,7 @@ def resolve_in_processes(
     *,
     workers: int,
     report: ProgressCallback | None,
+    tick: Callable[[], None],
     chunk: int | None = None,
 ) -> list[Resolution]:
     """``resolve_many`` with ``workers`` processes: this one and ``workers - 1`` children.
@@ -342,29 +343,14 @@ def resolve_in_processes(
     resolves batches too (children send plain tuples back, which are rebuilt here: about a
     tenth of the cost of resolving them). A child that dies raises :class:`WorkerLost`
     rather than leaving the batch waiting; an exception in a child is raised here.
+
+    The caller has paused the collector and frozen the heap (:func:`paused_collector` with
+    ``freeze=True``; ``tick``: its per-item tick) *before* calling: the objects made here (the
+    index map, the queue, the children) could otherwise set off a full collection over the
+    whole catalog first (a second at 200k papers, measured), and the children are forked from
+    a frozen heap, so their collections do not walk - and, through copy-on-write, copy - the
+    inherited catalog (Python docs: gc.freeze).
     """
-    # The collector is paused first: the objects made below (the index map, the queue, the
-    # children) could otherwise set off a full collection over the whole catalog just before
-    # the pause (a second at 200k papers, measured) - the single-process path pauses first too.
-    # Freezing moves every object that exists now (the catalog: millions of objects) out of
-    # the collector's reach, so a child's garbage collections do not walk - and, through
-    # copy-on-write, copy - the inherited catalog (Python docs: gc.freeze). Undone on the way
-    # out, unless the caller had frozen objects already (then theirs is left as it was).
-    with paused_collector(freeze=True) as tick:
-        return _pool(resolver, items, bad, workers=workers, report=report, tick=tick, chunk=chunk)
-
-
-def _pool(
-    resolver: Resolver,
-    items: list[Reference | Paper | str],
-    bad: dict[int, Resolution],
-    *,
-    workers: int,
-    report: ProgressCallback | None,
-    tick: Callable[[], None],
-    chunk: int | None,
-) -> list[Resolution]:
-    """:func:`resolve_in_processes` once the collector is paused (``tick``: its per-item tick)."""
     total = len(items)
     ranges = _guided_ranges(total, workers, chunk)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"

@@ -562,21 +562,23 @@ class Resolver:
         # daemonic process (a multiprocessing pool worker, a Dask worker) may not start any:
         # resolve in this process; the results are the same.
         batch = _MIN_BATCH if chunk_size is None else chunk_size
-        if workers <= 1 or total <= batch or multiprocessing.current_process().daemon:
+        alone = workers <= 1 or total <= batch or multiprocessing.current_process().daemon
+        # The collector is paused while the batch runs (see paused_collector), before anything
+        # else is built; the objects that exist now (the catalog) are also frozen out of its
+        # walks (always with children: they are forked from the frozen heap). Undone below.
+        with paused_collector(freeze=not alone or total >= _FREEZE_MIN) as tick:
+            if not alone:
+                return resolve_in_processes(
+                    self, items, bad, workers=workers, report=report, tick=tick, chunk=chunk_size
+                )
             out: list[Resolution] = []
             step = max(1, min(1000, total // 100 or 1)) if chunk_size is None else chunk_size
-            # The collector is paused while the batch runs (see paused_collector); the objects
-            # that exist now (the catalog) are also frozen out of its walks. Undone below.
-            with paused_collector(freeze=total >= _FREEZE_MIN) as tick:
-                for i, ref in enumerate(items, 1):
-                    out.append(bad[i - 1] if i - 1 in bad else _contained(self, ref))
-                    tick()
-                    if report is not None and (i % step == 0 or i == total):
-                        report(i, total)
+            for i, ref in enumerate(items, 1):
+                out.append(bad[i - 1] if i - 1 in bad else _contained(self, ref))
+                tick()
+                if report is not None and (i % step == 0 or i == total):
+                    report(i, total)
             return out
-        return resolve_in_processes(
-            self, items, bad, workers=workers, report=report, chunk=chunk_size
-        )
 
 
 # Reference fields that Reference.from_paper fills from a paper; the others keep their defaults.
