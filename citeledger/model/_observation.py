@@ -143,7 +143,7 @@ class _ReadOnce:
             return self.slot
         value = self.slot.__get__(obj, owner)
         if type(value) is _Deferred:
-            value = value.make(*value.args)
+            value = value.value()
             self.slot.__set__(obj, value)
         return value
 

@@ -213,7 +213,7 @@ def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
     # What the resolver notes before the fuzzy route: each identifier not found, each
     # malformed fragment.
     return (
-        *(_ident_evidence(i, None, _NOT_FOUND) for i in ref.identifiers),
+        *_not_found(ref.identifiers),
         *(_malformed_evidence(ref) if isinstance(ref, Reference) else ()),
     )
 
