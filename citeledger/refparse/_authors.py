@@ -7,6 +7,7 @@ One small grammar per name order, and the looser reading of names the grammars s
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Final
 
@@ -36,8 +37,7 @@ _V_ITEM_RE: Final = re.compile(
 # gives the same groups (the look-aheads refuse everything that would let it read more: dotted,
 # spaced or hyphenated initials, a suffix, a second family word; tests check the agreement).
 _V_SIMPLE_RE: Final = re.compile(
-    rf"(?P<fam>{_U}{_L}++) (?P<ini>{_U}{{1,3}})(?![{_UPS}{_LOS}'’.\-])(?!\s+{_U})"
-    r"(?!,? (?:Jr|Sr|2nd|3rd|4th|II|III|IV))"
+    rf"(?P<fam>{_U}{_L}++) (?P<ini>{_U}{{1,3}})(?![{_UPS}{_LOS}'’.\-])(?!\s+{_U})(?!,? {_SUFFIX})"
 )
 _FCI_ITEM_RE: Final = re.compile(
     rf"(?P<fam>{_FAMILY}),\s?(?P<ini>{_INI_DOT}|{_U}{{1,3}}(?=\s*(?:[,;&:(]|and\b)))"
@@ -191,25 +191,16 @@ def _make_author(fam: str, ini: str | None, raw: str) -> ParsedName:
 _Triple = tuple[str, str | None, str]
 
 
+@dataclasses.dataclass(slots=True, eq=False)
 class _Names:
     """The outcome of one author grammar at the start of a text."""
 
-    __slots__ = ("authors", "end", "etal", "grammar", "strength")
-
-    def __init__(
-        self,
-        grammar: str,
-        authors: list[_Triple],
-        end: int,
-        *,
-        etal: bool,
-        strength: int,
-    ) -> None:
-        self.grammar = grammar
-        self.authors = authors
-        self.end = end
-        self.etal = etal
-        self.strength = strength
+    grammar: str
+    authors: list[_Triple]
+    end: int
+    _: dataclasses.KW_ONLY
+    etal: bool
+    strength: int
 
 
 def _triple(m: re.Match[str]) -> _Triple:

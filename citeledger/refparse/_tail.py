@@ -114,10 +114,8 @@ _TAIL_YEAR_RE: Final = re.compile(
     rf"(?P<p>\()\s*(?P<y1>{_YEAR})[a-z]?\s*\)"
     rf"|(?<![\d\-–—:/])(?<!pp\.\s)(?<!p\.\s)(?P<y2>{_YEAR})[a-z]?(?![\d\-–—/:])(?!\s*[-–—:]\s*\d)"
 )
-_MONTH_RE: Final = re.compile(
-    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
-    r"(?:\s*\d{1,2}(?![\d:(]))?(?:\s*[-–]\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?)?",
-)
+_MONTH: Final = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_MONTH_RE: Final = re.compile(rf"\b{_MONTH}(?:\s*\d{{1,2}}(?![\d:(]))?(?:\s*[-–]\s*{_MONTH})?")
 # "S." / "S " is German "Seite"; "S119" glued to its number is a supplement page (kept whole).
 _LABEL_PAGES_RE: Final = re.compile(
     rf"(?<!\w)(?:(?:pp|p|pages?|pg|С)\.?\s*|[Ss](?:\.\s*|\s+))(?P<fp>{_PAGE})"
