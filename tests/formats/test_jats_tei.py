@@ -9,6 +9,7 @@ import pytest
 from citeledger import DOI, PMCID, PMID, ArxivId, ParseError, Scheme
 from citeledger.formats.jats import parse_jats_paper, parse_jats_references
 from citeledger.formats.tei import parse_tei_paper, parse_tei_references
+from tests._checks import assert_fields
 from tests.conftest import FIXTURES, SOURCES, requires_shared
 
 ELEMENT = FIXTURES / "jats" / "element-citation-ref-list.xml"
@@ -78,12 +79,7 @@ def test_jats_mixed_citations() -> None:
         "Bird Stud Q. 21:101–117."
     )
     assert first.title == "Roosting behaviour of corvids: a review of winter counts"
-    assert (first.venue, first.volume, first.first_page, first.last_page) == (
-        "Bird Stud Q",
-        "21",
-        "101",
-        "117",
-    )
+    assert_fields(first, venue="Bird Stud Q", volume="21", first_page="101", last_page="117")
     book = refs[1]
     assert book.title == "Statistics for field ornithology: a primer"
     assert book.venue is None  # a book's <source> is its own title
@@ -169,12 +165,13 @@ def test_grobid_tei_references() -> None:
     assert first.raw is not None
     assert first.raw.startswith("Eugene Garfield and Mary K. Oka- for. 1955.")  # as GROBID read it
     nature = refs[2]
-    assert (nature.title, nature.venue, nature.volume, nature.first_page, nature.last_page) == (
-        "Search needs a shake-up",
-        "Nature",
-        "476",
-        "25",
-        "26",
+    assert_fields(
+        nature,
+        title="Search needs a shake-up",
+        venue="Nature",
+        volume="476",
+        first_page="25",
+        last_page="26",
     )
     # GROBID put "Etzioni" in a second <forename>: kept as given, not silently repaired
     assert (nature.authors[0].family, nature.authors[0].given) == (None, "Oren Etzioni")

@@ -40,6 +40,7 @@ from citeledger.sources.crossref import (
     reference_from_crossref,
     work_type,
 )
+from tests._checks import assert_fields
 from tests.conftest import FIXTURES, SOURCES, FakeTime, fixture_bytes, requires_shared
 from tests.sources.conftest import unusable_200
 
@@ -174,17 +175,16 @@ def test_bibliographic_query_results_with_scores_and_has_preprint() -> None:
 def test_work_with_mixed_references() -> None:
     work = parse_work(fixture("work-references-mixed.json"))
     paper = work.paper
-    assert paper.title == "Counting citations with provenance"
-    assert (paper.venue, paper.volume, paper.issue, paper.pages) == (
-        "Journal of Scholarly Metrics",
-        "9",
-        "2",
-        "101-118",
-    )
-    assert (paper.year, paper.date, paper.work_type) == (
-        2024,
-        dt.date(2024, 3, 14),
-        WorkType.ARTICLE,
+    assert_fields(
+        paper,
+        title="Counting citations with provenance",
+        venue="Journal of Scholarly Metrics",
+        volume="9",
+        issue="2",
+        pages="101-118",
+        year=2024,
+        date=dt.date(2024, 3, 14),
+        work_type=WorkType.ARTICLE,
     )
     assert paper.authors[0].family == "de la Cruz Ortega"  # a multi-word family name kept whole
     assert paper.authors[0].orcid is None
@@ -288,12 +288,13 @@ def test_work_updated_by_correction_and_empty_relation() -> None:
     assert all(r.raw is None for r in refs)
     assert [r.key for r in refs if not r.identifiers] == ["ref2"]
     ref1 = refs[0]
-    assert (ref1.title, ref1.venue, ref1.volume, ref1.first_page, ref1.year) == (
-        "Caffeine: a review of its effects.",
-        "Sleep Med Rev",
-        "14",
-        "210",
-        2004,
+    assert_fields(
+        ref1,
+        title="Caffeine: a review of its effects.",
+        venue="Sleep Med Rev",
+        volume="14",
+        first_page="210",
+        year=2004,
     )
     assert ref1.authors[0].family == "Okonkwo"
     assert refs[3].authors == ()  # neither author nor title: only a DOI, a volume and a year
