@@ -7,9 +7,10 @@ One small grammar per name order, and the looser reading of names the grammars s
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Final
+
+from attrs import define, field
 
 from citeledger.refparse._chars import _A, _CJK, _L, _LOS, _U, _UPS, _YEAR
 from citeledger.refparse._names import _CAP_PARTICLE, _PARTICLE, ParsedName
@@ -191,16 +192,15 @@ def _make_author(fam: str, ini: str | None, raw: str) -> ParsedName:
 _Triple = tuple[str, str | None, str]
 
 
-@dataclasses.dataclass(slots=True, eq=False)
+@define(eq=False)
 class _Names:
     """The outcome of one author grammar at the start of a text."""
 
     grammar: str
     authors: list[_Triple]
     end: int
-    _: dataclasses.KW_ONLY
-    etal: bool
-    strength: int
+    etal: bool = field(kw_only=True)
+    strength: int = field(kw_only=True)
 
 
 def _triple(m: re.Match[str]) -> _Triple:
