@@ -168,13 +168,44 @@ class Resolver:
 
     # ----------------------------------------------------------------------------- lookup
 
-    def _by_identifier(self, ident: Identifier) -> list[Paper]:
-        found: list[Paper] = []
+    def _by_identifier(self, ident: Identifier, feats: ReferenceFeatures) -> list[_Scored]:
+        # The papers holding ``ident``, compared with the reference as the identifier route
+        # compares them, best first. A catalog's papers are compared with the normalised title
+        # and author keys it keeps (not recomputed per reference).
+        year_tolerance = self.config.exact_year_tolerance
+        found: list[_Scored] = []
         for provider in self.providers:
-            for paper in _asked(provider, partial(provider.by_identifier, ident)):
-                if not any(paper is p or paper == p for p in found):
-                    found.append(paper)
-        return found
+            if isinstance(provider, Catalog):
+                titles = provider._normalized  # noqa: SLF001 - the catalog's title column
+                pairs = [
+                    (
+                        provider[pid],
+                        titles[pid],
+                        provider.author_keys(pid) if feats.authors else None,
+                    )
+                    for pid in provider.ids_by_identifier(ident)
+                ]
+            else:
+                pairs = [
+                    (paper, None, None)
+                    for paper in _asked(provider, partial(provider.by_identifier, ident))
+                ]
+            for paper, title, keys in pairs:
+                if not any(paper is s.paper or paper == s.paper for s in found):
+                    found.append(
+                        _Scored(
+                            paper,
+                            compare(
+                                feats,
+                                paper,
+                                paper_title=title,
+                                paper_authors=keys,
+                                lenient_title=True,
+                                year_tolerance=year_tolerance,
+                            ),
+                        )
+                    )
+        return _order(found)
 
     def _candidates(self, feats: ReferenceFeatures, ref: Reference) -> list[_Scored]:
         limit = self.config.candidate_limit
@@ -301,25 +332,14 @@ class Resolver:
         # 1. identifier route
         mismatch: tuple[Identifier, _Scored, list[str]] | None = None
         for ident in ref.identifiers:
-            hits = self._by_identifier(ident)
-            if not hits:
+            scored = self._by_identifier(ident, feats)
+            if not scored:
                 evidence.append(
                     _ident_evidence(
                         ident, None, "valid identifier not in catalog; tried the fuzzy route"
                     )
                 )
                 continue
-            scored = _order(
-                [
-                    _Scored(
-                        p,
-                        compare(
-                            feats, p, lenient_title=True, year_tolerance=cfg.exact_year_tolerance
-                        ),
-                    )
-                    for p in hits
-                ]
-            )
             agreeing = [s for s in scored if not exact_problems(self.config, s.comparison)]
             shared = _shared_identifier(ident, scored)
             told = ""
