@@ -96,6 +96,7 @@ from citeledger.resolve.scoring import (
 
 if TYPE_CHECKING:
     from citeledger.identifiers import Identifier
+    from citeledger.resolve.names import NameKey
 
 __all__ = ["ProgressCallback", "Resolver", "ResolverConfig", "verify", "verify_many"]
 
@@ -174,6 +175,7 @@ class Resolver:
         # and author keys it keeps (not recomputed per reference).
         year_tolerance = self.config.exact_year_tolerance
         found: list[_Scored] = []
+        pairs: list[tuple[Paper, str | None, tuple[NameKey, ...] | None]]
         for provider in self.providers:
             if isinstance(provider, Catalog):
                 titles = provider._normalized  # noqa: SLF001 - the catalog's title column
@@ -586,7 +588,10 @@ class Resolver:
         # The collector is paused while the batch runs (see paused_collector), before anything
         # else is built; the objects that exist now (the catalog) are also frozen out of its
         # walks (always with children: they are forked from the frozen heap). Undone below.
-        with paused_collector(freeze=not alone or total >= _FREEZE_MIN) as tick:
+        with paused_collector(
+            freeze=not alone or total >= _FREEZE_MIN,
+            acyclic=all(isinstance(p, (Catalog, _OnePaper)) for p in self.providers),
+        ) as tick:
             if not alone:
                 return resolve_in_processes(
                     self, items, bad, workers=workers, report=report, tick=tick, chunk=chunk_size

@@ -699,6 +699,41 @@ def test_resolve_many_pauses_the_collector_only_during_the_batch(
         gc.enable()
 
 
+def test_a_long_batch_of_the_library_own_code_is_not_collected_and_keeps_results_old(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A batch long enough to freeze the catalog, with no plug-in provider, makes no cycles:
+    # nothing is collected during it, and what it keeps joins the oldest generation unwalked.
+    from citeledger.resolve import _batch as module  # noqa: PLC0415
+
+    monkeypatch.setattr(module, "_COLLECT_EVERY", 4)
+    refs = _every_state() * 10
+    assert len(refs) >= 100  # resolve_many's _FREEZE_MIN
+    young: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            young.append(info["collected"])
+
+    resolver = cl.Resolver(CATALOG)
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        out = resolver.resolve_many(refs)
+        assert young == []
+        assert gc.isenabled()
+        assert gc.get_freeze_count() == 0
+        oldest = {id(o) for o in gc.get_objects(generation=2)}
+        assert all(id(r) in oldest for r in out)
+        # With a plug-in provider (which may make cycles), young collections go on.
+        plugged = cl.Resolver(CATALOG, providers=[ListProvider([KNUTH])])
+        assert len(plugged.resolve_many(refs)) == len(refs)
+        assert len(young) >= len(refs) // 4
+    finally:
+        gc.callbacks.remove(count)
+    assert out == [resolver.resolve(r) for r in refs]
+
+
 def test_resolve_many_with_workers_pauses_the_collector_before_building_anything(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
