@@ -53,8 +53,8 @@
 
 /* candidates whose titles are prefetched ahead of the one scored */
 #define PREFETCH_AHEAD 16
-/* posting-list ids whose entries are prefetched ahead of the one gathered */
-#define GATHER_AHEAD 16
+/* candidates whose entries are prefetched ahead of the one ordered by length */
+#define ENTRY_AHEAD 16
 
 #if defined(__GNUC__) || defined(__clang__)
 #define POPCOUNT64(x) ((Py_ssize_t)__builtin_popcountll(x))
@@ -70,14 +70,16 @@ static Py_ssize_t POPCOUNT64(uint64_t x)
 }
 #endif
 
-typedef struct {
-    uint64_t off;   /* byte offset of the title in buf */
-    uint32_t stamp; /* epoch of the top() call that last saw the id */
-    uint8_t count;  /* lists it was seen in during that call (saturating at 255) */
-    uint8_t kind;   /* 1, 2 or 4 bytes per character */
-    uint16_t len;   /* length in characters, or ENTRY_LONG: see the offsets */
-} Entry;
+/* Per title, for top(): its byte offset in buf (bits 24-63), width (bits 16-23: 1, 2 or 4 bytes
+ * per character) and length in characters (bits 0-15, ENTRY_LONG for 0xFFFF and more: see the
+ * offsets), so that ordering and scoring a candidate touch 8 bytes; built on the first top(),
+ * then kept up, and only read by top(). */
+typedef uint64_t Entry;
 
+#define ENTRY_OFF(e) ((e) >> 24)
+#define ENTRY_KIND(e) ((int)(((e) >> 16) & 0xFF))
+#define ENTRY_LEN(e) ((Py_ssize_t)((e) & 0xFFFF))
+#define ENTRY_MAX_OFF (((uint64_t)1 << 40) - 1)
 #define ENTRY_LONG 0xFFFF
 
 typedef struct {
@@ -90,13 +92,14 @@ typedef struct {
     size_t buf_len;
     size_t buf_cap;
     Py_ssize_t max_len; /* longest title, in characters */
-    /* for top(): per id, the stamp and count of the candidate gathering (union / two of
-     * three) beside the title's offset, width and length, so that gathering a candidate and
-     * ordering it by length touch one cache line (built on the first top(), then kept up) */
+    /* for top(): per id, the title's offset, width and length (see Entry) */
     Entry *entries;
     Py_ssize_t entries_n;   /* entries filled */
     Py_ssize_t entries_cap;
-    uint32_t epoch;
+    /* for top(): 2 bits per id (32 ids per word) marking the candidates gathered so far in a
+     * call (union / two of three); all zero between calls (a call clears the words it set) */
+    uint64_t *seen;
+    Py_ssize_t seen_words;
     /* scratch for top(): candidates, their order, lengths, bounds and hits */
     void *scratch;
     size_t scratch_cap;
@@ -218,6 +221,7 @@ TitleTable_dealloc(TitleTable *self)
     PyMem_Free(self->kinds);
     PyMem_Free(self->buf);
     PyMem_Free(self->entries);
+    PyMem_Free(self->seen);
     PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1049,6 +1053,10 @@ get_ids(PyObject *obj, Py_buffer *view)
 static int
 ensure_entries(TitleTable *self)
 {
+    if (self->n && self->offsets[self->n] > ENTRY_MAX_OFF) {
+        PyErr_SetString(PyExc_OverflowError, "TitleTable: titles beyond 2**40 bytes");
+        return -1;
+    }
     if (self->entries_cap < self->n) {
         Py_ssize_t cap = self->entries_cap ? self->entries_cap : 64;
         while (cap < self->n) {
@@ -1063,28 +1071,39 @@ ensure_entries(TitleTable *self)
         self->entries_cap = cap;
     }
     for (Py_ssize_t i = self->entries_n; i < self->n; i++) {
-        Entry *e = &self->entries[i];
         Py_ssize_t len = title_len(self, i);
-        e->off = self->offsets[i];
-        e->stamp = 0;
-        e->count = 0;
-        e->kind = self->kinds[i];
-        e->len = len < ENTRY_LONG ? (uint16_t)len : ENTRY_LONG;
+        self->entries[i] = (self->offsets[i] << 24) | ((uint64_t)self->kinds[i] << 16) |
+                           (uint64_t)(len < ENTRY_LONG ? len : ENTRY_LONG);
     }
     self->entries_n = self->n;
-    if (++self->epoch == 0) {
-        for (Py_ssize_t i = 0; i < self->n; i++) {
-            self->entries[i].stamp = 0;
+    Py_ssize_t words = (self->n + 31) / 32;
+    if (words > self->seen_words) {
+        Py_ssize_t cap = self->seen_words ? self->seen_words : 64;
+        while (cap < words) {
+            cap *= 2;
         }
-        self->epoch = 1;
+        uint64_t *seen = PyMem_Realloc(self->seen, sizeof(uint64_t) * (size_t)cap);
+        if (!seen) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(seen + self->seen_words, 0, sizeof(uint64_t) * (size_t)(cap - self->seen_words));
+        self->seen = seen;
+        self->seen_words = cap;
     }
     return 0;
 }
 
 static inline Py_ssize_t
-entry_len(const TitleTable *self, const Entry *e, uint32_t id)
+entry_len(const TitleTable *self, Entry e, uint32_t id)
 {
-    return e->len != ENTRY_LONG ? (Py_ssize_t)e->len : title_len(self, id);
+    return ENTRY_LEN(e) != ENTRY_LONG ? ENTRY_LEN(e) : title_len(self, id);
+}
+
+static inline const char *
+entry_data(const TitleTable *self, Entry e)
+{
+    return self->buf + ENTRY_OFF(e);
 }
 
 /* One grow-only scratch block per table for top()'s arrays (no allocation per call). */
@@ -1114,9 +1133,9 @@ prefetch_title(const TitleTable *self, uint32_t id, Py_ssize_t len)
 {
 #if defined(__GNUC__) || defined(__clang__)
     /* the cache lines of the title's first 256 bytes */
-    const Entry *e = &self->entries[id];
-    uintptr_t s = (uintptr_t)(self->buf + e->off);
-    uintptr_t end = s + (uintptr_t)(len < 256 ? len : 256) * e->kind;
+    Entry e = self->entries[id];
+    uintptr_t s = (uintptr_t)entry_data(self, e);
+    uintptr_t end = s + (uintptr_t)(len < 256 ? len : 256) * (uintptr_t)ENTRY_KIND(e);
     for (uintptr_t line = s & ~(uintptr_t)63; line < end; line += 64) {
         __builtin_prefetch((const void *)line);
     }
@@ -1125,6 +1144,70 @@ prefetch_title(const TitleTable *self, uint32_t id, Py_ssize_t len)
     (void)id;
     (void)len;
 #endif
+}
+
+/* The candidates of top() into cand (returns how many, or -1 with IndexError set), marked in
+ * self->seen, 2 bits per id: in union mode 3 once gathered; in two-of-three mode 1 when seen
+ * in the first list, 2 when first seen in the second, 3 once gathered (seen in two lists).
+ * An id repeated within one list thus counts once, as in PyTitleTable (sets).  The caller
+ * clears the marks with clear_seen() whatever the outcome. */
+static Py_ssize_t
+gather_bitmap(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists, int mode,
+              uint32_t *cand)
+{
+    uint64_t *seen = self->seen;
+    Py_ssize_t ncand = 0, n = self->n;
+    for (Py_ssize_t l = 0; l < nlists; l++) {
+        const uint32_t *ids = views[l].buf;
+        Py_ssize_t m = views[l].len / 4;
+        /* the state an id seen in this list moves from (0 unseen, 1 seen in the first list, 2
+         * first seen in the second) and to: mode 0 any -> 3 (new ones gathered); mode 1, list
+         * 0: 0 -> 1; list 1: 0 -> 2, 1 -> 3 (gathered); list 2: 1 or 2 -> 3 (gathered) */
+        for (Py_ssize_t j = 0; j < m; j++) {
+            uint32_t id = ids[j];
+            if ((Py_ssize_t)id >= n) {
+                PyErr_SetString(PyExc_IndexError, "candidate id out of range");
+                return -1;
+            }
+            uint64_t *w = &seen[id >> 5];
+            unsigned sh = (id & 31) * 2;
+            unsigned st = (unsigned)(*w >> sh) & 3;
+            if (mode == 0) {
+                if (!st) {
+                    *w |= (uint64_t)3 << sh;
+                    cand[ncand++] = id;
+                }
+            }
+            else if (l == 0) {
+                *w |= (uint64_t)1 << sh;
+            }
+            else if (st == 1 || (st == 2 && l == 2)) {
+                *w |= (uint64_t)3 << sh;
+                cand[ncand++] = id;
+            }
+            else if (st == 0 && l == 1) {
+                *w |= (uint64_t)2 << sh;
+            }
+        }
+    }
+    return ncand;
+}
+
+/* Zero the words of self->seen that the lists' ids fall in (all that gathering may have set). */
+static void
+clear_seen(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists)
+{
+    uint64_t *seen = self->seen;
+    Py_ssize_t n = self->n;
+    for (Py_ssize_t l = 0; l < nlists; l++) {
+        const uint32_t *ids = views[l].buf;
+        Py_ssize_t m = views[l].len / 4;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            if ((Py_ssize_t)ids[j] < n) {
+                seen[ids[j] >> 5] = 0;
+            }
+        }
+    }
 }
 
 static PyObject *
@@ -1159,7 +1242,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
                                    : PyMem_Calloc((size_t)nlists, sizeof(Py_buffer));
     Py_ssize_t got = 0, total = 0;
     Pattern pat;
-    int pat_ready = 0;
+    int pat_ready = 0, gathered = 0;
     if (!views) {
         PyErr_NoMemory();
         goto done;
@@ -1194,35 +1277,11 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     Py_ssize_t *bucket_start = (Py_ssize_t *)(scratch + off_bucket);
 
     /* candidates: the union, or the ids in at least two of the three lists */
-    Py_ssize_t ncand = 0;
-    uint32_t epoch = self->epoch;
     Entry *entries = self->entries;
-    for (Py_ssize_t l = 0; l < nlists; l++) {
-        const uint32_t *ids = views[l].buf;
-        Py_ssize_t m = views[l].len / 4;
-        for (Py_ssize_t j = 0; j < m; j++) {
-            uint32_t id = ids[j];
-#if defined(__GNUC__) || defined(__clang__)
-            if (j + GATHER_AHEAD < m && (Py_ssize_t)ids[j + GATHER_AHEAD] < self->n) {
-                __builtin_prefetch(&entries[ids[j + GATHER_AHEAD]], 1);
-            }
-#endif
-            if ((Py_ssize_t)id >= self->n) {
-                PyErr_SetString(PyExc_IndexError, "candidate id out of range");
-                goto done;
-            }
-            Entry *e = &entries[id];
-            if (e->stamp != epoch) {
-                e->stamp = epoch;
-                e->count = 1;
-                if (mode == 0) {
-                    cand[ncand++] = id;
-                }
-            }
-            else if (e->count < 255 && ++e->count == 2 && mode == 1) {
-                cand[ncand++] = id;
-            }
-        }
+    gathered = 1;
+    Py_ssize_t ncand = gather_bitmap(self, views, nlists, mode, cand);
+    if (ncand < 0) {
+        goto done;
     }
     if (!ncand) {
         result = PyList_New(0);
@@ -1245,7 +1304,12 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     Py_ssize_t lo = PY_SSIZE_T_MAX, hi = 0;
     for (Py_ssize_t j = 0; j < ncand; j++) {
         uint32_t id = cand[j];
-        Py_ssize_t lb = entry_len(self, &entries[id], id);
+#if defined(__GNUC__) || defined(__clang__)
+        if (j + ENTRY_AHEAD < ncand) {
+            __builtin_prefetch(&entries[cand[j + ENTRY_AHEAD]]);
+        }
+#endif
+        Py_ssize_t lb = entry_len(self, entries[id], id);
         clen[j] = (uint32_t)lb;
         if (lb < lo) {
             lo = lb;
@@ -1351,9 +1415,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             Batch batch;
             Py_ssize_t k = j;
             batch.n = 0;
-            while (batch.n < lanes && k < norder && obound[k] >= thr && entries[cand[k]].kind == 1 &&
+            while (batch.n < lanes && k < norder && obound[k] >= thr && ENTRY_KIND(entries[cand[k]]) == 1 &&
                    clen[k] <= BATCH_MAX_LEN) {
-                batch.s[batch.n] = (const uint8_t *)self->buf + entries[cand[k]].off;
+                batch.s[batch.n] = (const uint8_t *)entry_data(self, entries[cand[k]]);
                 batch.len[batch.n] = clen[k];
                 if (clen[k] != memo_len || thr != memo_thr) {
                     memo_len = clen[k];
@@ -1379,15 +1443,15 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }
         uint32_t id = cand[j];
         Py_ssize_t la = clen[j];
-        if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && entries[id].kind == 1 &&
-            entries[cand[j + 1]].kind == 1) {
+        if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && ENTRY_KIND(entries[id]) == 1 &&
+            ENTRY_KIND(entries[cand[j + 1]]) == 1) {
             /* two Latin-1 candidates at a time where the query fits in four words (independent
              * dependency chains); scoring one more candidate than needed is harmless: hits are
              * filtered at the end */
             uint32_t id2 = cand[j + 1];
             Py_ssize_t lb2 = clen[j + 1], lcs1, lcs2;
-            const uint8_t *s1 = (const uint8_t *)self->buf + entries[id].off;
-            const uint8_t *s2 = (const uint8_t *)self->buf + entries[id2].off;
+            const uint8_t *s1 = (const uint8_t *)entry_data(self, entries[id]);
+            const uint8_t *s2 = (const uint8_t *)entry_data(self, entries[id2]);
             Py_ssize_t m1 = la, m2 = lb2; /* no abandoning */
             if (early_abort) {
                 m1 = max_misses(lq, la, thr);
@@ -1417,7 +1481,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             j += 2;
             continue;
         }
-        RECORD(ratio_of(lq, la, lcs_length(&pat, entries[id].kind, self->buf + entries[id].off, la)),
+        RECORD(ratio_of(lq, la, lcs_length(&pat, ENTRY_KIND(entries[id]), entry_data(self, entries[id]), la)),
                id);
         j++;
     }
@@ -1450,6 +1514,9 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     }
 
 done:
+    if (gathered) {
+        clear_seen(self, views, nlists);
+    }
     if (pat_ready) {
         pattern_free(&pat);
     }
