@@ -1193,6 +1193,76 @@ gather_bitmap(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists, int m
     return ncand;
 }
 
+/* The union of one or two posting lists into cand when they are sorted ascending (repeats
+ * allowed), as the catalog's are: the list itself, or a merge of the two, ids ascending and
+ * each once.  Returns how many, -1 with IndexError set for an id out of range, or -2 (nothing
+ * done) for more lists or a list not sorted: the caller gathers with gather_bitmap() then.
+ * (Two of three lists are always gathered with the bitmap: a three-way merge of sorted lists,
+ * measured, took twice the time of the bitmap on the resolver workload.) */
+static Py_ssize_t
+gather_sorted_union(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists,
+                    uint32_t *cand)
+{
+    if (nlists < 1 || nlists > 2) {
+        return -2;
+    }
+    const uint32_t *a = views[0].buf, *b = nlists == 2 ? views[1].buf : a;
+    Py_ssize_t ma = views[0].len / 4, mb = nlists == 2 ? views[1].len / 4 : 0;
+    uint32_t unsorted = 0;
+    for (Py_ssize_t j = 1; j < ma; j++) {
+        unsorted |= a[j] < a[j - 1];
+    }
+    for (Py_ssize_t j = 1; j < mb; j++) {
+        unsorted |= b[j] < b[j - 1];
+    }
+    if (unsorted) {
+        return -2;
+    }
+    if ((ma && (Py_ssize_t)a[ma - 1] >= self->n) || (mb && (Py_ssize_t)b[mb - 1] >= self->n)) {
+        PyErr_SetString(PyExc_IndexError, "candidate id out of range");
+        return -1;
+    }
+    if (!ma) { /* the one list left as a */
+        a = b;
+        ma = mb;
+        mb = 0;
+    }
+    if (!ma) {
+        return 0;
+    }
+    /* the first id, then each id differing from the last one kept */
+    const uint32_t *ea = a + ma, *eb = b + mb;
+    Py_ssize_t ncand = 0;
+    uint32_t last;
+    if (mb && *b < *a) {
+        last = *b++;
+    }
+    else {
+        last = *a++;
+    }
+    cand[ncand++] = last;
+    if (mb) {
+        while (a < ea && b < eb) {
+            uint32_t x = *a <= *b ? *a : *b;
+            a += *a == x;
+            b += *b == x;
+            cand[ncand] = x;
+            ncand += x != last;
+            last = x;
+        }
+        if (a == ea) {
+            a = b;
+            ea = eb;
+        }
+    }
+    for (; a < ea; a++) {
+        cand[ncand] = *a;
+        ncand += *a != last;
+        last = *a;
+    }
+    return ncand;
+}
+
 /* Zero the words of self->seen that the lists' ids fall in (all that gathering may have set). */
 static void
 clear_seen(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists)
@@ -1278,8 +1348,11 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
 
     /* candidates: the union, or the ids in at least two of the three lists */
     Entry *entries = self->entries;
-    gathered = 1;
-    Py_ssize_t ncand = gather_bitmap(self, views, nlists, mode, cand);
+    Py_ssize_t ncand = mode == 0 ? gather_sorted_union(self, views, nlists, cand) : -2;
+    if (ncand == -2) {
+        gathered = 1;
+        ncand = gather_bitmap(self, views, nlists, mode, cand);
+    }
     if (ncand < 0) {
         goto done;
     }
