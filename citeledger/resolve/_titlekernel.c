@@ -85,6 +85,28 @@ typedef uint64_t Entry;
 #define ENTRY_MAX_OFF (((uint64_t)1 << 40) - 1)
 #define ENTRY_LONG 0xFFFF
 
+/* The query's match vectors for the bit-parallel LCS: bit i of row c is set where the query's
+ * character i is c.  One per table, kept from call to call: built again only for another
+ * query, after clearing the rows the last one set (the Latin-1 rows stay allocated). */
+typedef struct {
+    Py_ssize_t len;    /* query length */
+    Py_ssize_t words;  /* 64-bit words per match vector */
+    uint64_t *latin;   /* 256 rows of words (room for 256 * cap_words), all zero but the query's */
+    Py_ssize_t cap_words;
+    /* open addressing over the query's characters >= 256 (built per query) */
+    Py_ssize_t hcap;   /* power of two, 0 when none */
+    uint32_t *hkey;    /* 0 = empty (0 < 256 is never a key) */
+    uint64_t *hval;    /* hcap * words */
+    uint64_t *state;   /* words: the running S vector (room for cap_words) */
+    uint64_t lastmask; /* valid bits of the last word */
+    int zero_byte;     /* the first byte not in the query (its row is 0), or -1 */
+    /* the query the rows are for (when built): its PEP 393 width and code units */
+    int built;
+    int qkind;
+    char *qdata;
+    size_t qcap;
+} Pattern;
+
 typedef struct {
     PyObject_HEAD
     Py_ssize_t n;       /* titles */
@@ -103,10 +125,13 @@ typedef struct {
      * call (union / two of three); all zero between calls (a call clears the words it set) */
     uint64_t *seen;
     Py_ssize_t seen_words;
+    Pattern pat;            /* the last query's, for top() */
     /* scratch for top(): candidates, their order, lengths, bounds and hits */
     void *scratch;
     size_t scratch_cap;
 } TitleTable;
+
+static void pattern_free(Pattern *p);
 
 static inline Py_ssize_t
 title_len(const TitleTable *t, Py_ssize_t i)
@@ -298,6 +323,7 @@ TitleTable_dealloc(TitleTable *self)
     }
     PyMem_Free(self->seen);
     PyMem_Free(self->scratch);
+    pattern_free(&self->pat);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -435,17 +461,6 @@ TitleTable_from_state(PyObject *cls, PyObject *args)
 
 /* ------------------------------------------------------------------------------ scoring */
 
-typedef struct {
-    Py_ssize_t len;    /* query length */
-    Py_ssize_t words;  /* 64-bit words per match vector */
-    uint64_t *latin;   /* 256 * words */
-    /* open addressing over the query's characters >= 256 */
-    Py_ssize_t hcap;   /* power of two, 0 when none */
-    uint32_t *hkey;    /* 0 = empty (0 < 256 is never a key) */
-    uint64_t *hval;    /* hcap * words */
-    uint64_t *state;   /* words: the running S vector */
-    uint64_t lastmask; /* valid bits of the last word */
-} Pattern;
 
 static inline const uint64_t *
 pattern_row(const Pattern *p, uint32_t c)
@@ -474,26 +489,65 @@ pattern_free(Pattern *p)
     PyMem_Free(p->hkey);
     PyMem_Free(p->hval);
     PyMem_Free(p->state);
+    PyMem_Free(p->qdata);
+    memset(p, 0, sizeof(*p));
 }
 
+/* The pattern of query in p: kept when p is built for the same query, else the last query's
+ * rows cleared and the new ones set.  0, or -1 with MemoryError set (p then unbuilt, its
+ * Latin-1 rows all zero). */
 static int
-pattern_init(Pattern *p, PyObject *query)
+pattern_build(Pattern *p, PyObject *query)
 {
-    memset(p, 0, sizeof(*p));
     int kind = PyUnicode_KIND(query);
     const void *data = PyUnicode_DATA(query);
     Py_ssize_t len = PyUnicode_GET_LENGTH(query);
-    p->len = len;
-    p->words = (len + 63) / 64;
-    if (!p->words) {
+    size_t nbytes = (size_t)len * (size_t)kind;
+    if (p->built && p->qkind == kind && p->len == len &&
+        (!nbytes || !memcmp(p->qdata, data, nbytes))) {
         return 0;
     }
+    if (p->built) {
+        for (Py_ssize_t i = 0; i < p->len; i++) {
+            uint32_t c = char_at(p->qkind, p->qdata, i);
+            if (c < 256) {
+                memset(p->latin + (size_t)c * (size_t)p->words, 0, sizeof(uint64_t) * (size_t)p->words);
+            }
+        }
+        p->built = 0;
+    }
+    PyMem_Free(p->hkey);
+    PyMem_Free(p->hval);
+    p->hkey = NULL;
+    p->hval = NULL;
+    p->hcap = 0;
+    p->len = len;
+    p->words = (len + 63) / 64;
     p->lastmask = (len % 64) ? (((uint64_t)1 << (len % 64)) - 1) : ~(uint64_t)0;
-    p->latin = PyMem_Calloc(256 * (size_t)p->words, sizeof(uint64_t));
-    p->state = PyMem_Malloc(sizeof(uint64_t) * (size_t)p->words);
-    if (!p->latin || !p->state) {
-        PyErr_NoMemory();
-        return -1;
+    if (p->words > p->cap_words) {
+        PyMem_Free(p->latin);
+        PyMem_Free(p->state);
+        p->cap_words = 0;
+        p->latin = PyMem_Calloc(256 * (size_t)p->words, sizeof(uint64_t));
+        p->state = PyMem_Malloc(sizeof(uint64_t) * (size_t)p->words);
+        if (!p->latin || !p->state) {
+            PyMem_Free(p->latin);
+            PyMem_Free(p->state);
+            p->latin = NULL;
+            p->state = NULL;
+            PyErr_NoMemory();
+            return -1;
+        }
+        p->cap_words = p->words;
+    }
+    if (nbytes > p->qcap) {
+        char *q = PyMem_Realloc(p->qdata, nbytes);
+        if (!q) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        p->qdata = q;
+        p->qcap = nbytes;
     }
     Py_ssize_t wide = 0;
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -506,19 +560,21 @@ pattern_init(Pattern *p, PyObject *query)
         while (cap < 2 * wide) {
             cap *= 2;
         }
-        p->hcap = cap;
         p->hkey = PyMem_Calloc((size_t)cap, sizeof(uint32_t));
         p->hval = PyMem_Calloc((size_t)cap * (size_t)p->words, sizeof(uint64_t));
         if (!p->hkey || !p->hval) {
             PyErr_NoMemory();
             return -1;
         }
+        p->hcap = cap;
     }
+    uint64_t present[4] = {0, 0, 0, 0}; /* the bytes in the query */
     for (Py_ssize_t i = 0; i < len; i++) {
         uint32_t c = char_at(kind, data, i);
         uint64_t *row;
         if (c < 256) {
             row = p->latin + (size_t)c * (size_t)p->words;
+            present[c / 64] |= (uint64_t)1 << (c % 64);
         }
         else {
             size_t mask = (size_t)p->hcap - 1;
@@ -531,6 +587,18 @@ pattern_init(Pattern *p, PyObject *query)
         }
         row[i / 64] |= (uint64_t)1 << (i % 64);
     }
+    p->zero_byte = -1;
+    for (int c = 0; c < 256; c++) {
+        if (!(present[c / 64] >> (c % 64) & 1)) {
+            p->zero_byte = c;
+            break;
+        }
+    }
+    if (nbytes) {
+        memcpy(p->qdata, data, nbytes);
+    }
+    p->qkind = kind;
+    p->built = 1;
     return 0;
 }
 
@@ -1012,23 +1080,6 @@ lcs_batch(const Pattern *p, Batch *b, uint8_t pad)
 }
 #endif
 
-/* the byte whose pattern row is 0 (a padding character), or -1 when the query uses all 256 */
-static int
-pattern_zero_byte(const Pattern *p)
-{
-    for (int c = 0; c < 256; c++) {
-        const uint64_t *row = p->latin + (size_t)c * (size_t)p->words;
-        Py_ssize_t w = 0;
-        while (w < p->words && !row[w]) {
-            w++;
-        }
-        if (w == p->words) {
-            return c;
-        }
-    }
-    return -1;
-}
-
 /* the most characters of a title of length lb that may miss the LCS for its score to reach
  * thr (>= 0 when the candidate's length bound reaches thr, as it does when it is scored) */
 static Py_ssize_t
@@ -1390,8 +1441,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
     Py_buffer *views = nlists <= 8 ? views_small
                                    : PyMem_Calloc((size_t)nlists, sizeof(Py_buffer));
     Py_ssize_t got = 0, total = 0;
-    Pattern pat;
-    int pat_ready = 0, gathered = 0;
+    int gathered = 0;
     if (!views) {
         PyErr_NoMemory();
         goto done;
@@ -1444,12 +1494,11 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         goto done;
     }
 #endif
-    if (pattern_init(&pat, query) < 0) {
-        pat_ready = 1;
+    Pattern *pat = &self->pat;
+    if (pattern_build(pat, query) < 0) {
         goto done;
     }
-    pat_ready = 1;
-    Py_ssize_t lq = pat.len;
+    Py_ssize_t lq = pat->len;
 
     /* order the candidates by their length bound, best first: bucket them by length, then
      * merge the lengths below lq (bound rising with the length) and above (falling) */
@@ -1543,7 +1592,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }                                                                                      \
     } while (0)
     Py_ssize_t pf = 0; /* candidates up to here have had their titles prefetched */
-    int zero_byte = pat.words >= 1 && pat.words <= 4 && simd_level ? pattern_zero_byte(&pat) : -1;
+    int zero_byte = pat->words >= 1 && pat->words <= 4 && simd_level ? pat->zero_byte : -1;
     int use_simd = zero_byte >= 0;
     int lanes = simd_level == 2 ? 8 : 4;
     Py_ssize_t memo_len = -1, memo_miss = 0; /* max_misses() of the last length and thr */
@@ -1581,7 +1630,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
                 k++;
             }
             if (batch.n >= 2) {
-                lcs_batch(&pat, &batch, (uint8_t)zero_byte);
+                lcs_batch(pat, &batch, (uint8_t)zero_byte);
                 for (int l = 0; l < batch.n; l++) {
                     /* below thr when it misses more than maxmiss: dropped like an abandoned
                      * lane without computing its score */
@@ -1595,7 +1644,7 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         }
         uint32_t id = cand[j];
         Py_ssize_t la = clen[j];
-        if (j + 1 < norder && pat.words >= 1 && pat.words <= 4 && ENTRY_KIND(entries[id]) == 1 &&
+        if (j + 1 < norder && pat->words >= 1 && pat->words <= 4 && ENTRY_KIND(entries[id]) == 1 &&
             ENTRY_KIND(entries[cand[j + 1]]) == 1) {
             /* two Latin-1 candidates at a time where the query fits in four words (independent
              * dependency chains); scoring one more candidate than needed is harmless: hits are
@@ -1609,18 +1658,18 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
                 m1 = max_misses(lq, la, thr);
                 m2 = lb2 == la ? m1 : max_misses(lq, lb2, thr);
             }
-            switch (pat.words) {
+            switch (pat->words) {
             case 1:
-                lcs_pair_u8_1(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
+                lcs_pair_u8_1(pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             case 2:
-                lcs_pair_u8_2(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
+                lcs_pair_u8_2(pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             case 3:
-                lcs_pair_u8_3(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
+                lcs_pair_u8_3(pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             default:
-                lcs_pair_u8_4(&pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
+                lcs_pair_u8_4(pat, s1, la, m1, s2, lb2, m2, &lcs1, &lcs2);
                 break;
             }
             /* abandoned, or missing more than maxmiss: below thr (dropped, see the batches) */
@@ -1633,11 +1682,26 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
             j += 2;
             continue;
         }
-        RECORD(ratio_of(lq, la, lcs_length(&pat, ENTRY_KIND(entries[id]), entry_data(self, entries[id]), la)),
+        RECORD(ratio_of(lq, la, lcs_length(pat, ENTRY_KIND(entries[id]), entry_data(self, entries[id]), la)),
                id);
         j++;
     }
 #undef RECORD
+    /* the hits below the final floors dropped before sorting (the rule below would drop them):
+     * the limit-th best score (the heap's least once it holds limit scores) and the best minus
+     * window (NaN drops all, as there) */
+    if (nhits) {
+        int full = heap_cap && heap_size == heap_cap;
+        double lim_floor = full ? heap[0] : 0.0, win_floor = best - window;
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t j = 0; j < nhits; j++) {
+            double sc = hits[j].score;
+            if ((!full || sc >= lim_floor) && sc >= win_floor) {
+                hits[kept++] = hits[j];
+            }
+        }
+        nhits = kept;
+    }
     qsort(hits, (size_t)nhits, sizeof(Hit), hit_cmp);
     Py_ssize_t keep = nhits;
     if (nhits > limit && limit > 0) {
@@ -1668,9 +1732,6 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
 done:
     if (gathered) {
         clear_seen(self, views, nlists);
-    }
-    if (pat_ready) {
-        pattern_free(&pat);
     }
     for (Py_ssize_t l = 0; l < got; l++) {
         PyBuffer_Release(&views[l]);
