@@ -190,7 +190,10 @@ def test_bad_arguments(cls: Any) -> None:
     ]:
         with pytest.raises(IndexError):
             table.top("a", lists, mode, 10, 50.0, 30.0)
-    assert table.top("a", [array("I", [0, 1])], 0, 10, 50.0, 30.0) == [(100.0, 0)]
+    # nothing left marked by the calls that raised (unsorted lists take the bitmap)
+    assert table.top("a", [array("I", [1, 0])], 0, 10, 50.0, 30.0) == [(100.0, 0)]
+    three = [array("I", [1, 0]), array("I", [0]), array("I", [1])]
+    assert table.top("a", three, 1, 10, 0.0, 100.0) == [(100.0, 0), (0.0, 1)]
     with pytest.raises(TypeError):
         table.append(b"bytes")
     assert len(table) == 2
