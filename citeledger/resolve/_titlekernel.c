@@ -1302,6 +1302,13 @@ clear_seen(TitleTable *self, const uint32_t *const *ids, const Py_ssize_t *m, Py
  * three mode the first two lists. */
 #define MAX_CLEAR_LISTS 8
 
+/* the entry of a candidate found among many ids, fetched while the gathering goes on */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_ENTRY(id) __builtin_prefetch(&self->entries[id])
+#else
+#define PREFETCH_ENTRY(id) ((void)0)
+#endif
+
 static Py_ssize_t
 gather_bitmap(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists, int mode,
               uint32_t *cand)
@@ -1337,6 +1344,7 @@ gather_bitmap(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists, int m
                 if (st == 1) {
                     *w |= (uint64_t)3 << sh;
                     cand[ncand++] = id;
+                    PREFETCH_ENTRY(id);
                 }
                 else if (!st) {
                     *w |= (uint64_t)2 << sh;
@@ -1346,6 +1354,7 @@ gather_bitmap(TitleTable *self, const Py_buffer *views, Py_ssize_t nlists, int m
                 if (st == 1 || st == 2) {
                     *w |= (uint64_t)3 << sh;
                     cand[ncand++] = id;
+                    PREFETCH_ENTRY(id);
                 }
                 break;
             }
