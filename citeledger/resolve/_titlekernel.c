@@ -69,8 +69,11 @@
 #include <sys/mman.h>
 #endif
 
-/* candidates whose titles are prefetched ahead of the one scored */
-#define PREFETCH_AHEAD 16
+/* candidates whose titles are prefetched ahead of the one scored (measured at 1M papers with
+ * AVX2: 8 and 11 equal, 2% faster than 16, 4 and 28 slower) */
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 11
+#endif
 /* candidates whose entries are prefetched ahead of the one ordered by length */
 #ifndef ENTRY_AHEAD
 #define ENTRY_AHEAD 16
@@ -1104,7 +1107,8 @@ max_misses(Py_ssize_t lq, Py_ssize_t lb, double thr)
 {
     Py_ssize_t top = lq < lb ? lq : lb;
     double want = thr / 100.0 * (double)(lq + lb) / 2.0;
-    Py_ssize_t need = want > 2.0 ? (Py_ssize_t)want - 2 : 0;
+    /* from the floor of the real solution: the loops below make it exact in one or two steps */
+    Py_ssize_t need = want > 0.0 ? (Py_ssize_t)want : 0;
     if (need > top) {
         need = top;
     }
@@ -1779,11 +1783,17 @@ TitleTable_top(TitleTable *self, PyObject *args, PyObject *kwds)
         goto done;
     }
     for (Py_ssize_t j = 0; j < keep; j++) {
-        PyObject *pair = Py_BuildValue("(dI)", hits[j].score, (unsigned int)hits[j].id);
+        PyObject *score = PyFloat_FromDouble(hits[j].score);
+        PyObject *id = score ? PyLong_FromUnsignedLong(hits[j].id) : NULL;
+        PyObject *pair = id ? PyTuple_New(2) : NULL;
         if (!pair) {
+            Py_XDECREF(score);
+            Py_XDECREF(id);
             Py_CLEAR(result);
             goto done;
         }
+        PyTuple_SET_ITEM(pair, 0, score);
+        PyTuple_SET_ITEM(pair, 1, id);
         PyList_SET_ITEM(result, j, pair);
     }
 
