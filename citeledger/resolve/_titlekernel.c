@@ -1813,7 +1813,10 @@ TitleTable_sizeof(TitleTable *self, PyObject *Py_UNUSED(ignored))
 {
     size_t size = (size_t)Py_TYPE(self)->tp_basicsize + sizeof(uint64_t) * (size_t)(self->cap + 1) +
                   (size_t)self->cap + self->buf_cap +
-                  sizeof(Entry) * (size_t)self->entries_cap + self->scratch_cap;
+                  sizeof(Entry) * (size_t)self->entries_cap + self->scratch_cap +
+                  sizeof(uint64_t) * (size_t)self->seen_words +
+                  sizeof(uint64_t) * 257 * (size_t)self->pat.cap_words + self->pat.qcap +
+                  (sizeof(uint32_t) + sizeof(uint64_t) * (size_t)self->pat.words) * (size_t)self->pat.hcap;
     return PyLong_FromSize_t(size);
 }
 
