@@ -8,8 +8,9 @@ kept by the catalog's rule (``limit`` with ties at the boundary, then a window b
 Two implementations give identical results (a Hypothesis test compares them):
 
 * ``citeledger.resolve._titlekernel.TitleTable``, compiled from ``_titlekernel.c`` when the
-  package is installed on a machine with a C compiler: titles in one compact buffer, candidates
-  gathered with a per-table stamp array, bit-parallel LCS (several candidates at a time with
+  package is installed on a machine with a C compiler: titles in one compact buffer (in huge
+  pages on Linux), candidates gathered by merging posting lists sorted ascending or else with a
+  per-table bitmap of 2 bits per id, bit-parallel LCS (several candidates at a time with
   AVX2 or AVX-512 where the CPU has them: ``_titlekernel.set_simd`` or
   ``CITELEDGER_TITLEKERNEL_SIMD=scalar|avx2|avx512`` forces a level), and candidates that cannot
   reach the running threshold skipped, or abandoned mid-LCS, by exact upper bounds of their score;
@@ -90,9 +91,11 @@ class PyTitleTable:
 
         Args:
             query: The query title, normalised and word-sorted like the table's titles.
-            lists: Posting lists of ids (``array('I')``, no id twice in one list).
+            lists: Posting lists of ids (``array('I')``, in any order; the catalog's are sorted
+                ascending, which the compiled table gathers fastest).
             mode: ``0``: the candidates are the union of ``lists``; ``1``: the ids in at least
-                two of the (exactly three) lists.
+                two of the (exactly three) lists; an id repeated within one list counts once
+                (it is not in two lists for being twice in one).
             limit: With more hits than this (and ``limit > 0``), only those scoring at least
                 the ``limit``-th best score are kept (ties at the boundary all kept).
             cutoff: The hits are those ``process.extract`` returns with this ``score_cutoff``.
@@ -132,7 +135,8 @@ class PyTitleTable:
 def candidate_ids(lists: Sequence[array[int]], mode: int) -> set[int]:
     """The ids :meth:`PyTitleTable.top` scores: the lists' union, or ids in two of the three.
 
-    Mode 0 is the union of ``lists``; mode 1 the ids in at least two of the (three) lists.
+    Mode 0 is the union of ``lists``; mode 1 the ids in at least two of the (three) lists, an id
+    repeated within one list counting once.
 
     >>> sorted(candidate_ids([array("I", [1, 2]), array("I", [2, 3]), array("I", [3, 4])], 1))
     [2, 3]
