@@ -9,6 +9,8 @@ in the title window (best title first), it compares only those that can change t
 from __future__ import annotations
 
 import math
+from itertools import compress
+from operator import attrgetter, itemgetter, not_
 from typing import TYPE_CHECKING, Final
 
 from citeledger.model import Agreement, Paper, Reference
@@ -23,6 +25,7 @@ from citeledger.resolve._rules import (
 from citeledger.resolve.catalog import Catalog
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
+    _year_agreement_of_year,
     compare,
     family_closeness,
     field_points_bound,
@@ -46,8 +49,18 @@ __all__ = ["PoolItem", "compared", "scored_candidate", "year_tolerances"]
 #: the titles if computed).
 PoolItem = tuple[float, Paper, str, Catalog | None, int, float | None]
 
+# A pool item's (similarity, normalised title, ratio): what its title bounds read.
+_bound_key: Final = itemgetter(0, 2, 5)
+_paper_of_item: Final = itemgetter(1)
+_year_of: Final = attrgetter("year")
+_first: Final = itemgetter(0)
+_second: Final = itemgetter(1)
+
 # With this many candidates or more, the fuzzy family-name comparisons are made in one call.
 _BATCH_AUTHORS: Final = 3
+# With this many candidates or more, their bounds are computed once per distinct title, year
+# and year agreement (a generic title recorded over and over: many candidates, few values).
+_MANY = 16
 # Candidates that cannot matter to a decision are not compared; the tests turn this off to
 # check the decisions against comparing every candidate.
 _PRUNE = True
@@ -191,19 +204,79 @@ def compared(
         return list(done.values())
 
     labelled = without_session_label(left) is not left
-    bounds = [
-        title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
-        for sim, _, title, _, _, ratio in kept
-    ]
     most = field_points_bound(feats)
-    rough = [b.points + most for b in bounds]
-    # A title below the threshold that no prefix can rescue fails whatever the year (read
-    # first: the year's agreement costs more).
-    weak = [b.title < need_title and (b.prefix is None or b.prefix < need_prefix) for b in bounds]
-    order = sorted(range(n), key=rough.__getitem__, reverse=True)
+    # Step 1 goes through ``order`` (every candidate) or, with many candidates, ``live`` (those
+    # that are neither weak nor hopeless, in the same order): the others are skipped either way.
+    live: list[int] | None = None
+    reach: list[float] = []  # with many candidates, their refined bounds
+    if n < _MANY:
+        bounds = [
+            title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
+            for sim, _, title, _, _, ratio in kept
+        ]
+        rough = [b.points + most for b in bounds]
+        # A title below the threshold that no prefix can rescue fails whatever the year (read
+        # first: the year's agreement costs more).
+        weak = [
+            b.title < need_title and (b.prefix is None or b.prefix < need_prefix) for b in bounds
+        ]
+        order = sorted(range(n), key=rough.__getitem__, reverse=True)
+    else:
+        # Many candidates (a generic title recorded over and over): few distinct titles and
+        # years among them. The same values, each computed once per distinct title, year and
+        # year agreement, and every candidate's refined bound at once.
+        keys = list(map(_bound_key, kept))
+        per_title = {
+            key: title_bounds(left, key[1], key[0], labelled=labelled, ratio=key[2])
+            for key in set(keys)
+        }
+        rough_of = {key: b.points + most for key, b in per_title.items()}
+        weak_of = {
+            key: b.title < need_title and (b.prefix is None or b.prefix < need_prefix)
+            for key, b in per_title.items()
+        }
+        bounds = list(map(per_title.__getitem__, keys))
+        rough = list(map(rough_of.__getitem__, keys))
+        weak = list(map(weak_of.__getitem__, keys))
+        order = sorted(range(n), key=rough.__getitem__, reverse=True)
+        refined: list[tuple[float, bool]]
+        if feats.year is None:  # no year agreement: the bound is the rough one
+            refined = list(zip(rough, weak, strict=True))
+        else:
+            years = list(map(_year_of, map(_paper_of_item, kept)))
+            per_year = {
+                year: _year_agreement_of_year(
+                    feats, year, tolerance=tol, preprint_tolerance=preprint_tol
+                )
+                for year in set(years)
+            }
+            agreements: list[Agreement | None] = list(map(per_year.__getitem__, years))
+            if None in per_year.values():  # the preprint rule reads these papers
+                agreements = [
+                    year_agreement(
+                        feats, kept[i][1], tolerance=tol, preprint_tolerance=preprint_tol
+                    )
+                    if agreement is None
+                    else agreement
+                    for i, agreement in enumerate(agreements)
+                ]
+            per_agreement = {a: field_points_bound(feats, a) for a in set(agreements)}
+            pairs = list(zip(keys, agreements, strict=True))
+            per_pair = {
+                (key, a): (
+                    per_title[key].points + per_agreement[a],
+                    a is Agreement.DISAGREE or weak_of[key],
+                )
+                for key, a in set(pairs)
+            }
+            refined = list(map(per_pair.__getitem__, pairs))
+        fine[:] = refined
+        reach = list(map(_first, refined))
+        lost = list(map(_second, refined))  # hopeless (weak ones included)
+        live = list(compress(order, map(not_, map(lost.__getitem__, order))))
     # 1. the candidates that might pass
     best = -math.inf
-    for i in order:
+    for i in order if live is None else live:
         if rough[i] < best - margin:
             break  # every later bound is lower still
         if weak[i]:
@@ -223,7 +296,11 @@ def compared(
     # 2. everything that could outrank the best or come within the margin of it
     floor = best - margin
     more = []
-    for i in order:
+    # (with many candidates, only those whose refined bound reaches the floor: the others are
+    # skipped either way, and a rough bound is never below the refined one)
+    for i in (
+        order if live is None else compress(order, map(floor.__le__, map(reach.__getitem__, order)))
+    ):
         if rough[i] < floor:
             break
         if i not in done and refine(i)[0] >= floor:

@@ -27,6 +27,8 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 import attrs
@@ -107,6 +109,10 @@ ProgressCallback = Callable[[int, int], object]
 # bounded field weights of ``scoring`` they cannot come within any sensible margin of the best.
 _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
+# With this many title hits or more, the candidate stage works column by column.
+_MANY_HITS: Final = 16
+_first: Final = itemgetter(0)
+_second: Final = itemgetter(1)
 # The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
 _BLOCK_CUTOFF: Final = 50.0
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
@@ -201,15 +207,38 @@ class Resolver:
                 papers = provider._papers  # noqa: SLF001 - None for a record not yet built
                 left = feats.title
                 ratio_of = fuzz.ratio
-                for score, pid in hits:
-                    if score < floor:
-                        break
-                    title = titles[pid]
-                    # ``score`` is already the token_sort_ratio half of title_similarity (the
-                    # catalog computed it on the same normalised titles); add the ratio half.
-                    ratio = float(ratio_of(left, title)) if title else 0.0
-                    paper = papers[pid] or provider[pid]
-                    pool.append((max(ratio, score), paper, title, provider, pid, ratio))
+                if len(hits) < _MANY_HITS:
+                    for score, pid in hits:
+                        if score < floor:
+                            break
+                        title = titles[pid]
+                        # ``score`` is already the token_sort_ratio half of title_similarity
+                        # (the catalog computed it on the same normalised titles); add the
+                        # ratio half.
+                        ratio = float(ratio_of(left, title)) if title else 0.0
+                        paper = papers[pid] or provider[pid]
+                        pool.append((max(ratio, score), paper, title, provider, pid, ratio))
+                    continue
+                # Many hits (a generic title recorded over and over): the same items, with the
+                # ratio computed once per distinct title and the columns read in C loops.
+                if min(map(_first, hits)) < floor:  # (the window usually keeps every hit)
+                    cut = next(k for k, hit in enumerate(hits) if hit[0] < floor)
+                    hits = hits[:cut]
+                pids = list(map(_second, hits))
+                hit_titles = list(map(titles.__getitem__, pids))
+                ratios = {t: float(ratio_of(left, t)) if t else 0.0 for t in set(hit_titles)}
+                hit_ratios = list(map(ratios.__getitem__, hit_titles))
+                pool.extend(
+                    zip(
+                        map(max, hit_ratios, map(_first, hits)),
+                        [papers[pid] or provider[pid] for pid in pids],
+                        hit_titles,
+                        repeat(provider, len(pids)),
+                        pids,
+                        hit_ratios,
+                        strict=True,
+                    )
+                )
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(
@@ -228,7 +257,8 @@ class Resolver:
                 if not any(item[1] == u[1] for u in unique):
                     unique.append(item)
             pool = unique
-        pool.sort(key=lambda t: -t[0])  # ties at the cut are all kept below
+        # Best first; equal similarities keep their order (a stable sort, reversed or not).
+        pool.sort(key=_first, reverse=True)  # ties at the cut are all kept below
         top = pool[0][0]
         floor = top - _TITLE_WINDOW
         kept = [t for t in pool if t[0] >= floor]
