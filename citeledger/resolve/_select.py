@@ -240,8 +240,8 @@ def compared(
         reach = list(map(_first, refined))
         # (not read: every refined bound is known, and no live candidate is weak)
         bounds, weak = [], []
+        order = []  # (sorted below only if no candidate is compared)
         # Sorting a subset stably by rough bound keeps the order it has in ``order``.
-        order = []
         live = sorted(
             compress(range(n), map(not_, map(_second, refined))),
             key=rough.__getitem__,

@@ -110,8 +110,9 @@ ProgressCallback = Callable[[int, int], object]
 # bounded field weights of ``scoring`` they cannot come within any sensible margin of the best.
 _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
-# With this many title hits or more, the candidate stage works column by column.
-_MANY_HITS: Final = 16
+# With this many title hits or more, the candidate stage works column by column (the tests
+# check it against the one-by-one path).
+_MANY_HITS = 16
 _first: Final = itemgetter(0)
 _second: Final = itemgetter(1)
 
