@@ -9,6 +9,8 @@ in the title window (best title first), it compares only those that can change t
 from __future__ import annotations
 
 import math
+from itertools import compress
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Final
 
 from citeledger.model import Agreement, Paper, Reference
@@ -23,6 +25,8 @@ from citeledger.resolve._rules import (
 from citeledger.resolve.catalog import Catalog
 from citeledger.resolve.scoring import (
     ReferenceFeatures,
+    TitleBounds,
+    _year_agreement_of_year,
     compare,
     family_closeness,
     field_points_bound,
@@ -33,7 +37,7 @@ from citeledger.resolve.scoring import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from citeledger.resolve._config import ResolverConfig
     from citeledger.resolve.names import NameKey
@@ -43,11 +47,22 @@ __all__ = ["PoolItem", "compared", "scored_candidate", "year_tolerances"]
 
 #: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
 #: that keeps its author keys and its id there, or None and 0, and the plain ``fuzz.ratio`` of
-#: the titles if computed).
-PoolItem = tuple[float, Paper, str, Catalog | None, int, float | None]
+#: the titles if computed). The paper is None if the catalog has not built it yet (a pool of
+#: many candidates from one catalog): it is built when read.
+PoolItem = tuple[float, Paper | None, str, Catalog | None, int, float | None]
+
+# A pool item's (similarity, normalised title, ratio): what its title bounds read.
+_bound_key: Final = itemgetter(0, 2, 5)
+_catalog_of_item: Final = itemgetter(3)
+_pid_of_item: Final = itemgetter(4)
+_first: Final = itemgetter(0)
+_second: Final = itemgetter(1)
 
 # With this many candidates or more, the fuzzy family-name comparisons are made in one call.
 _BATCH_AUTHORS: Final = 3
+# With this many candidates or more, their bounds are computed once per distinct title, year
+# and year agreement (a generic title recorded over and over: many candidates, few values).
+_MANY = 16
 # Candidates that cannot matter to a decision are not compared; the tests turn this off to
 # check the decisions against comparing every candidate.
 _PRUNE = True
@@ -137,6 +152,14 @@ def compared(
     fine: list[tuple[float, bool] | None] = [None] * n
     done: dict[int, _Scored] = {}
 
+    def paper_of(i: int) -> Paper:
+        # The candidate's paper, built by its catalog if not built yet (a pool of many).
+        _, paper, _, catalog, pid, _ = kept[i]
+        if paper is None:
+            assert catalog is not None
+            paper = catalog[pid]
+        return paper
+
     def refine(i: int) -> tuple[float, bool]:
         # The bound with the year's own agreement; hopeless: fails whatever the others.
         have = fine[i]
@@ -145,7 +168,7 @@ def compared(
                 None
                 if feats.year is None
                 else year_agreement(
-                    feats, kept[i][1], tolerance=tol, preprint_tolerance=preprint_tol
+                    feats, paper_of(i), tolerance=tol, preprint_tolerance=preprint_tol
                 )
             )
             hopeless = year is Agreement.DISAGREE or weak[i]
@@ -153,7 +176,8 @@ def compared(
         return have
 
     def one(i: int, close: Sequence[frozenset[str]] | None = None) -> float:
-        sim, paper, title, catalog, pid, _ = kept[i]
+        sim, _, title, catalog, pid, _ = kept[i]
+        paper = paper_of(i)
         # The candidate's author keys, kept by the catalog; their index only for ``close``
         # (the list-against-list rule reads both, the pairwise rule the keys alone).
         keys = (
@@ -191,29 +215,53 @@ def compared(
         return list(done.values())
 
     labelled = without_session_label(left) is not left
-    bounds = [
-        title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
-        for sim, _, title, _, _, ratio in kept
-    ]
     most = field_points_bound(feats)
-    rough = [b.points + most for b in bounds]
-    # A title below the threshold that no prefix can rescue fails whatever the year (read
-    # first: the year's agreement costs more).
-    weak = [b.title < need_title and (b.prefix is None or b.prefix < need_prefix) for b in bounds]
-    order = sorted(range(n), key=rough.__getitem__, reverse=True)
+    # Step 1 goes through ``order`` (every candidate) or, with many candidates, ``live`` (those
+    # that are neither weak nor hopeless, in the same order): the others are skipped either way.
+    live: list[int] | None = None
+    reach: list[float] = []  # with many candidates, their refined bounds
+    if n < _MANY:
+        bounds = [
+            title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
+            for sim, _, title, _, _, ratio in kept
+        ]
+        rough = [b.points + most for b in bounds]
+        # A title below the threshold that no prefix can rescue fails whatever the year (read
+        # first: the year's agreement costs more).
+        weak = [
+            b.title < need_title and (b.prefix is None or b.prefix < need_prefix) for b in bounds
+        ]
+        order = sorted(range(n), key=rough.__getitem__, reverse=True)
+    else:
+        rough, refined = _many_bounds(
+            feats, kept, paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled
+        )
+        fine[:] = refined
+        reach = list(map(_first, refined))
+        # (not read: every refined bound is known, and no live candidate is weak)
+        bounds, weak = [], []
+        order = []  # (sorted below only if no candidate is compared)
+        # Sorting a subset stably by rough bound keeps the order it has in ``order``.
+        live = sorted(
+            compress(range(n), map(not_, map(_second, refined))),
+            key=rough.__getitem__,
+            reverse=True,
+        )
     # 1. the candidates that might pass
     best = -math.inf
-    for i in order:
+    for i in order if live is None else live:
         if rough[i] < best - margin:
             break  # every later bound is lower still
-        if weak[i]:
+        if live is None and weak[i]:
             continue  # hopeless (refine would say so)
         bound, hopeless = refine(i)
         if not hopeless and bound >= best - margin:
             best = max(best, one(i))
     if not done:
+        if live is not None:
+            order = sorted(range(n), key=rough.__getitem__, reverse=True)
         tied = [i for i in order if rough[i] == rough[order[0]]]
-        one(ranked(tied, rough.__getitem__, lambda i: kept[i][1])[0])
+        one(ranked(tied, rough.__getitem__, paper_of)[0])
         return list(done.values())
     chosen = [s for i, s in done.items() if refine(i)[0] >= best - margin]
     failures, later, _ = best_failures(cfg, feats, ref, _order(list(chosen))[0])
@@ -223,7 +271,15 @@ def compared(
     # 2. everything that could outrank the best or come within the margin of it
     floor = best - margin
     more = []
-    for i in order:
+    # (with many candidates, only those whose refined bound reaches the floor: the others are
+    # skipped either way, and a rough bound is never below the refined one)
+    for i in (
+        order
+        if live is None
+        else sorted(
+            compress(range(n), map(floor.__le__, reach)), key=rough.__getitem__, reverse=True
+        )
+    ):
         if rough[i] < floor:
             break
         if i not in done and refine(i)[0] >= floor:
@@ -239,11 +295,81 @@ def compared(
     have = sum(1 for s in chosen if s is not top and _series_member(top, s.paper, s.title))
     if have < _SERIES_OTHERS and top.title:
         issues = [i for i in range(n) if i not in picked and kept[i][2] == top.title]
-        for i in ranked(issues, rough.__getitem__, lambda i: kept[i][1]):
+        for i in ranked(issues, rough.__getitem__, paper_of):
             if have >= _SERIES_OTHERS:
                 break
             if i not in done:
                 one(i)
             chosen.append(done[i])
-            have += _series_member(top, kept[i][1], kept[i][2])
+            have += _series_member(top, paper_of(i), kept[i][2])
     return chosen
+
+
+def _many_bounds(  # noqa: PLR0917 - compared()'s values, passed on
+    feats: ReferenceFeatures,
+    kept: list[PoolItem],
+    paper_of: Callable[[int], Paper],
+    tol: int,
+    preprint_tol: int,
+    most: float,
+    need_title: float,
+    need_prefix: float,
+    labelled: bool,
+) -> tuple[list[float], list[tuple[float, bool]]]:
+    """:func:`compared`'s rough bounds and refined (bound, hopeless) for many candidates.
+
+    Many candidates come from a generic title recorded over and over: few distinct titles and
+    years among them. So each value is computed once per class of candidates with the same
+    title (similarity, title, ratio) and year, by the same expressions as one by one; the years
+    are read from the catalog's column (not from the papers) when one catalog proposed them all.
+    """
+    n = len(kept)
+    titles = list(map(_bound_key, kept))
+    agreement_of: dict[object, Agreement | None]
+    if feats.year is None:  # no year's agreement: every class is a title's
+        seconds: Sequence[object] = [None] * n
+        agreement_of = {None: None}
+    else:
+        catalogs = set(map(_catalog_of_item, kept))
+        catalog = catalogs.pop() if len(catalogs) == 1 else None
+        years = (
+            [paper_of(i).year or 0 for i in range(n)]
+            if catalog is None
+            else catalog.years_of(map(_pid_of_item, kept))
+        )
+        per_year = {
+            year: _year_agreement_of_year(
+                feats, year or None, tolerance=tol, preprint_tolerance=preprint_tol
+            )
+            for year in set(years)
+        }
+        if None in per_year.values():  # the preprint rule reads these papers: by agreement
+            agreements = [
+                year_agreement(feats, paper_of(i), tolerance=tol, preprint_tolerance=preprint_tol)
+                if per_year[year] is None
+                else per_year[year]
+                for i, year in enumerate(years)
+            ]
+            seconds = agreements
+            agreement_of = {a: a for a in agreements}
+        else:
+            seconds = years
+            agreement_of = dict(per_year)
+    classes = list(zip(titles, seconds, strict=True))
+    per_title: dict[tuple[float, str, float | None], TitleBounds] = {}
+    per_class: dict[object, tuple[float, tuple[float, bool]]] = {}
+    for cls in set(classes):
+        key, second = cls
+        b = per_title.get(key)
+        if b is None:
+            b = per_title[key] = title_bounds(
+                feats.title, key[1], key[0], labelled=labelled, ratio=key[2]
+            )
+        weak = b.title < need_title and (b.prefix is None or b.prefix < need_prefix)
+        year = agreement_of[second]
+        per_class[cls] = (
+            b.points + most,
+            (b.points + field_points_bound(feats, year), year is Agreement.DISAGREE or weak),
+        )
+    info = list(map(per_class.__getitem__, classes))
+    return list(map(_first, info)), list(map(_second, info))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import gc
+from array import array
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
@@ -65,8 +66,6 @@ from citeledger.resolve.normalize import (
 from citeledger.resolve.scoring import AuthorIndex, author_index
 
 if TYPE_CHECKING:
-    from array import array
-
     from citeledger.model import Reference
 
 __all__ = [
@@ -163,6 +162,7 @@ class Catalog:
         "_rows",
         "_titles",
         "_versions",
+        "_years",
     )
 
     def __init__(
@@ -173,6 +173,9 @@ class Catalog:
         self._papers: list[Paper | None] = []
         # The columns of the papers added as records (None until a record is added).
         self._rows: _Rows | None = None
+        # Each paper's year (0 for none; a Paper's year is None or within 1000-2199), read for
+        # the many candidates of a generic title without reading their papers.
+        self._years = array("H")
         # Each paper's normalised title with its words sorted: RapidFuzz ``ratio`` on these is
         # ``token_sort_ratio`` without re-sorting every candidate at query time. The table
         # scores a query's candidates in one call (compiled when the extension is built).
@@ -225,6 +228,7 @@ class Catalog:
                 f"{_shown_repr(paper)}"
             )
         self._papers.append(paper)
+        self._years.append(paper.year or 0)
         if self._rows is not None:
             self._rows.pad(pid + 1)
         self._index_paper(pid, paper)
@@ -268,6 +272,7 @@ class Catalog:
         r_venue, r_volume, r_issue = rows.venue.append, rows.volume.append, rows.issue.append
         r_pages, r_ids = rows.pages.append, rows.identifiers.append
         normalized, titles = self._normalized.append, self._titles.append
+        years = self._years.append
         ids, locators, index = self._ids, self._locators, self._index
         ids_setdefault, locators_setdefault = ids.setdefault, locators.setdefault
         fast_doi = _FAST_DOI_RE.fullmatch
@@ -356,6 +361,7 @@ class Catalog:
                 r_title(title)
                 r_authors(authors)
                 r_year(year or 0)
+                years(year or 0)
                 r_venue(venue)
                 r_volume(volume)
                 r_issue(issue)
@@ -412,6 +418,7 @@ class Catalog:
         if rows is None:
             rows = self._rows = _Rows()
         rows.pad(pid + 1)
+        self._years.append(light.year or 0)
         if authors:
             # The paper is the light one with the authors: built when first read.
             self._papers.append(None)
@@ -570,6 +577,14 @@ class Catalog:
     def title_of(self, pid: int) -> str:
         """The normalised title of paper ``pid`` (computed when the paper was added)."""
         return self._normalized[pid]
+
+    def year_of(self, pid: int) -> int | None:
+        """The year of paper ``pid`` (without building the paper)."""
+        return self._years[pid] or None
+
+    def years_of(self, pids: Iterable[int]) -> list[int]:
+        """The years of papers ``pids``, 0 for none (without building the papers)."""
+        return list(map(self._years.__getitem__, pids))
 
     def author_keys(self, pid: int) -> tuple[NameKey, ...]:
         """The :func:`~citeledger.resolve.names.name_keys` of paper ``pid`` (computed once)."""

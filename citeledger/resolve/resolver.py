@@ -25,8 +25,11 @@ verified matches, never add one.
 from __future__ import annotations
 
 import multiprocessing
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 import attrs
@@ -108,10 +111,21 @@ ProgressCallback = Callable[[int, int], object]
 # bounded field weights of ``scoring`` they cannot come within any sensible margin of the best.
 _TITLE_WINDOW: Final = 30.0
 _MAX_SCORED: Final = 12
+# With this many title hits or more, the candidate stage works column by column (the tests
+# check it against the one-by-one path).
+_MANY_HITS = 16
+_first: Final = itemgetter(0)
+_second: Final = itemgetter(1)
+
 # The catalog's default score_cutoff for candidate titles (Catalog.scored_candidates).
 _BLOCK_CUTOFF: Final = 50.0
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
 _FREEZE_MIN: Final = 100
+
+
+def _minus_first(item: PoolItem) -> float:
+    # The sort key of a pool sorted best first, ascending (for bisection).
+    return -item[0]
 
 
 class Resolver:
@@ -234,15 +248,46 @@ class Resolver:
                 papers = provider._papers  # noqa: SLF001 - None for a record not yet built
                 left = feats.title
                 ratio_of = fuzz.ratio
-                for score, pid in hits:
-                    if score < floor:
-                        break
-                    title = titles[pid]
-                    # ``score`` is already the token_sort_ratio half of title_similarity (the
-                    # catalog computed it on the same normalised titles); add the ratio half.
-                    ratio = float(ratio_of(left, title)) if title else 0.0
-                    paper = papers[pid] or provider[pid]
-                    pool.append((max(ratio, score), paper, title, provider, pid, ratio))
+                if len(hits) < _MANY_HITS:
+                    for score, pid in hits:
+                        if score < floor:
+                            break
+                        title = titles[pid]
+                        # ``score`` is already the token_sort_ratio half of title_similarity
+                        # (the catalog computed it on the same normalised titles); add the
+                        # ratio half.
+                        ratio = float(ratio_of(left, title)) if title else 0.0
+                        paper = papers[pid] or provider[pid]
+                        pool.append((max(ratio, score), paper, title, provider, pid, ratio))
+                    continue
+                # Many hits (a generic title recorded over and over): the same items, read
+                # column by column, with one string per distinct title (the later steps hash and
+                # compare them) and its ratio computed once. With no other provider (whose
+                # candidates are told apart from these by comparing papers), the pool holds no
+                # paper (None): compared() reads ``catalog[pid]`` for the few it compares or
+                # orders, not the papers of every hit.
+                if min(map(_first, hits)) < floor:  # (the window usually keeps every hit)
+                    cut = next(k for k, hit in enumerate(hits) if hit[0] < floor)
+                    hits = hits[:cut]
+                pids = list(map(_second, hits))
+                hit_titles = list(map(titles.__getitem__, pids))
+                same = dict(zip(hit_titles, hit_titles, strict=True))
+                hit_titles = list(map(same.__getitem__, hit_titles))
+                ratios = {t: float(ratio_of(left, t)) if t else 0.0 for t in same}
+                hit_ratios = list(map(ratios.__getitem__, hit_titles))
+                pool.extend(
+                    zip(
+                        map(max, hit_ratios, map(_first, hits)),
+                        repeat(None, len(pids))
+                        if len(self.providers) == 1
+                        else [papers[pid] or provider[pid] for pid in pids],
+                        hit_titles,
+                        repeat(provider, len(pids)),
+                        pids,
+                        hit_ratios,
+                        strict=True,
+                    )
+                )
             elif isinstance(provider, _OnePaper):
                 # verify(): the same proposal and score as below, from the features at hand.
                 pool.extend(
@@ -261,13 +306,16 @@ class Resolver:
                 if not any(item[1] == u[1] for u in unique):
                     unique.append(item)
             pool = unique
-        pool.sort(key=lambda t: -t[0])  # ties at the cut are all kept below
+        # Best first; equal similarities keep their order (a stable sort, reversed or not).
+        pool.sort(key=_first, reverse=True)  # ties at the cut are all kept below
         top = pool[0][0]
         floor = top - _TITLE_WINDOW
-        kept = [t for t in pool if t[0] >= floor]
+        # Those at or above the floor, then those at or above the edge: prefixes of the sorted
+        # pool, found by bisection.
+        kept = pool[: bisect_right(pool, -floor, key=_minus_first)]
         if len(kept) > _MAX_SCORED:
             edge = kept[_MAX_SCORED - 1][0]
-            kept = [t for t in kept if t[0] >= edge]
+            kept = kept[: bisect_right(kept, -edge, key=_minus_first)]
         return _order(compared(self.config, feats, ref, kept))
 
     # ----------------------------------------------------------------------------- routes

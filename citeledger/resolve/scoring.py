@@ -632,6 +632,23 @@ def year_agreement(
     return agreement
 
 
+def _year_agreement_of_year(
+    ref: ReferenceFeatures, year: int | None, *, tolerance: int, preprint_tolerance: int
+) -> Agreement | None:
+    """:func:`year_agreement` of any paper of this ``year``, or None if it depends on the paper.
+
+    The same agreement for every paper of the year, except a year that the preprint rule may
+    move from DISAGREE to PARTIAL (one side a preprint, the other published later within
+    ``preprint_tolerance``): that reads the paper's identifiers and venue, so None.
+    """
+    agreement = compare_year(ref.year, year, tolerance=tolerance)
+    if agreement is _DISAGREE and preprint_tolerance and ref.year is not None and year is not None:
+        gap = year - ref.year
+        if 0 < (gap if ref.preprint else -gap) <= preprint_tolerance:
+            return None
+    return agreement
+
+
 def field_points_bound(ref: ReferenceFeatures, year: Agreement | None = None) -> float:
     """The most the fields other than the title can add to a :class:`Comparison`'s rank.
 

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 import citeledger as cl
-from citeledger.model import Relation
+from citeledger.model import Agreement, Relation
 from citeledger.resolve import _rules as resolver_module
 from citeledger.resolve import _select as resolver_engine
+from citeledger.resolve import resolver as resolver_impl
 from citeledger.resolve._rules import _order, _Scored, _tie_key
 from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import normalize_title
@@ -25,12 +26,15 @@ from citeledger.resolve.resolver import verify_many
 from citeledger.resolve.scoring import (
     Comparison,
     ReferenceFeatures,
+    _year_agreement_of_year,
     compare,
+    compare_year,
     field_points_bound,
     title_bounds,
     title_part,
     title_similarity,
     without_session_label,
+    year_agreement,
 )
 
 _WORDS = (  # noqa: SIM905 - a word list reads better as text
@@ -442,3 +446,129 @@ def test_verify_pair_route_equals_a_one_paper_catalog(data: st.DataObject) -> No
     assert verify_many([(item, paper)]) == [expected]
     routed = pair_route(_DEFAULT_CONFIG, item, ReferenceFeatures.of(item), _OnePaper(paper))
     assert routed is None or routed == expected
+
+
+# Titles that recur: generic ones (years must agree exactly) and a longer one (a year off is
+# another version, and the preprint rule applies), with word-order and one-word variants.
+_RECURRING = (
+    "guest editorial",
+    "editorial",
+    "editorial guest",
+    "protein graph memory kernel fusion retrieval",
+    "protein graph memory kernel fusion",
+    "graph protein memory kernel fusion retrieval",
+)
+
+
+@st.composite
+def _tie_groups(draw: st.DrawFn) -> tuple[list[cl.Paper], list[cl.Reference]]:
+    # Many papers sharing a few titles (ties at the candidate cut), varied years, authors and
+    # identifiers (arXiv ids and preprint venues for the preprint rule); references cite one of
+    # them, or none, with a year that may be off and perhaps as a preprint.
+    titles = draw(st.lists(st.sampled_from(_RECURRING), min_size=1, max_size=3, unique=True))
+    catalog = []
+    for k, paper in enumerate(draw(st.lists(_paper(), min_size=2, max_size=40))):
+        kind = draw(st.integers(0, 3))
+        ids = [f"arXiv:2001.{k + 1:05d}"] if kind == 0 else [f"10.5555/t.{k}"] if kind < 3 else []
+        catalog.append(
+            attrs.evolve(
+                paper,
+                title=draw(st.sampled_from(titles)),
+                year=draw(st.one_of(st.none(), st.integers(1998, 2005))),
+                venue=draw(st.sampled_from([None, "Nature", "arXiv", "bioRxiv"])),
+                identifiers=ids,
+            )
+        )
+    refs = []
+    for _ in range(draw(st.integers(1, 6))):
+        cited = draw(st.sampled_from(catalog))
+        year = draw(st.one_of(st.none(), st.integers(1997, 2006), st.just(cited.year)))
+        refs.append(
+            cl.Reference(
+                title=draw(st.sampled_from([cited.title, *titles])),
+                authors=cited.authors[: draw(st.integers(0, 2))],
+                year=year,
+                venue=draw(st.sampled_from([cited.venue, None, "arXiv"])),
+                volume=draw(st.sampled_from([cited.volume, None])),
+                first_page=draw(st.sampled_from([cited.first_page, None])),
+                identifiers=draw(st.sampled_from([[], ["arXiv:2101.00001"]])),
+            )
+        )
+    return catalog, refs
+
+
+def _outcome(res: cl.Resolution) -> tuple[object, ...]:
+    return (
+        res.state,
+        res.target,
+        res.score,
+        res.method,
+        res.reason,
+        res.alternatives,
+        res.evidence,
+    )
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_many_candidates_decide_as_few(data: st.DataObject) -> None:
+    # The batched paths (bounds once per distinct title and year in compared(), the candidate
+    # stage's columns) give every field of every resolution of the one-by-one paths, and the
+    # decisions of comparing every candidate.
+    catalog, refs = data.draw(_tie_groups())
+    # Papers, or records whose papers are built as they are read (each run on a fresh catalog,
+    # so the batched one meets papers not built yet).
+    records = data.draw(st.booleans())
+    raw = data.draw(st.booleans())
+
+    def resolver() -> cl.Resolver:
+        config = cl.ResolverConfig(candidate_limit=3)
+        if not records:
+            return cl.Resolver(catalog, config=config)
+        built = cl.Catalog.from_records([_record(p, raw) for p in catalog])
+        # The year column holds the papers' years (0 for none).
+        assert built.years_of(range(len(built))) == [p.year or 0 for p in catalog]
+        return cl.Resolver(built, config=config)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolver_engine, "_MANY", 2)
+        patched.setattr(resolver_impl, "_MANY_HITS", 2)
+        batched = [resolver().resolve(ref) for ref in refs]
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolver_engine, "_MANY", 10**9)
+        patched.setattr(resolver_impl, "_MANY_HITS", 10**9)
+        plain = [resolver().resolve(ref) for ref in refs]
+        patched.setattr(resolver_engine, "_PRUNE", False)
+        every = [resolver().resolve(ref) for ref in refs]
+    for a, b, c in zip(batched, plain, every, strict=True):
+        assert _outcome(a) == _outcome(b)
+        assert (a.state, a.target, a.method) == (c.state, c.target, c.method)
+        if a.state.verified:
+            assert (a.score, a.evidence) == (c.score, c.evidence)
+
+
+@given(ref=_paper(), paper=_paper(), preprint=st.booleans(), tolerances=st.data())
+@settings(max_examples=300, deadline=None)
+def test_year_agreement_of_year_is_the_papers(
+    ref: cl.Paper, paper: cl.Paper, preprint: bool, tolerances: st.DataObject
+) -> None:
+    # Once per distinct year, the agreement of every paper of that year, or None when the
+    # preprint rule reads the paper.
+    tol = tolerances.draw(st.integers(0, 2))
+    preprint_tol = tolerances.draw(st.integers(0, 3))
+    ids = ["arXiv:2001.00001"] if preprint else []
+    feats = ReferenceFeatures.of(attrs.evolve(ref, identifiers=ids))
+    if feats.year is None:
+        return
+    for venue in (None, "arXiv", "Nature"):
+        for extra in ([], ["arXiv:2002.00002"]):
+            candidate = attrs.evolve(paper, venue=venue, identifiers=extra)
+            got = _year_agreement_of_year(
+                feats, candidate.year, tolerance=tol, preprint_tolerance=preprint_tol
+            )
+            want = year_agreement(feats, candidate, tolerance=tol, preprint_tolerance=preprint_tol)
+            assert got is None or got is want
+            if got is None:  # only where the preprint rule may apply
+                assert compare_year(feats.year, candidate.year, tolerance=tol) is (
+                    Agreement.DISAGREE
+                )
