@@ -34,6 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import citeledger as cl
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from catalog_build import refs_of  # the workload's references, as speed.py builds them
+
 if TYPE_CHECKING:
     from types import ModuleType
 
@@ -83,15 +86,7 @@ def record(data: Path, out: Path, n_refs: int) -> None:
         )
         for p in d["papers"]
     ]
-    refs = []
-    for r in d["refs"][:n_refs]:
-        if r["kind"] == "string":
-            refs.append(cl.Reference.from_string(r["raw"]))
-            continue
-        kw = {k: r[k] for k in ("title", "authors", "year") if r.get(k) is not None}
-        if r.get("doi"):
-            kw["identifiers"] = [cl.parse_identifier(r["doi"], scheme="doi")]
-        refs.append(cl.Reference(**kw))
+    refs = refs_of(d["refs"][:n_refs])
     del d
     resolver = cl.Resolver(papers)
     catalog = resolver.catalog
@@ -174,10 +169,10 @@ def replay(calls_path: Path, old_so: str, new_so: str | None, rounds: int) -> No
 
 
 def main() -> None:
-    cmd, args = sys.argv[1], sys.argv[2:]
-    if cmd == "record":
+    cmd, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
+    if cmd == "record" and len(args) >= 2:
         record(Path(args[0]), Path(args[1]), int(args[2]) if len(args) > 2 else 10_000)
-    elif cmd == "replay":
+    elif cmd == "replay" and len(args) >= 2:
         new_so = args[2] if len(args) > 2 and args[2].endswith(".so") else None
         rest = args[3:] if new_so else args[2:]
         replay(Path(args[0]), args[1], new_so, int(rest[0]) if rest else 5)
