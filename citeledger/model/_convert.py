@@ -97,6 +97,8 @@ def _identifiers(
 
 def _iterable(values: object, what: str) -> Iterable[Any]:
     """``values`` when it is a collection of items; a clear error for a number, bytes, ..."""
+    if type(values) is list or type(values) is tuple:
+        return values  # the common case, without the abstract base classes' checks
     # bytes iterate as ints and a dict as its keys: both silently read the wrong thing.
     if isinstance(values, bytes | bytearray | Mapping) or not isinstance(values, Iterable):
         raise ModelError(f"{what}: expected a list, got {type(values).__name__}")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import citeledger as cl
 from citeledger.errors import IncompatibleMeasurements
 from citeledger.model import Author, Measurement, MeasurementKind, Observation, Paper, replace
+from citeledger.refparse import split_name
 from citeledger.testing import strategies as cst
 
 
@@ -131,3 +132,24 @@ def test_coverages_keep_their_invariants(cov: cl.Coverage) -> None:
         assert cov.measured == cov.total
     if cov.state in (cl.CoverageState.PARTIAL, cl.CoverageState.UNAVAILABLE):
         assert cov.reason
+
+
+# Names as sources write them, and text that tests the edges of the fast path: non-ASCII
+# letters, lone surrogates (JSON "\ud800"), Unicode spaces, commas, particles, "et al.".
+_NAME_TEXT = st.text(
+    st.sampled_from(list("aAbZ .,;-'éŁ\u00a0\u2003\t\n\ud800ſ")) | st.characters(),
+    max_size=30,
+) | st.sampled_from(
+    ["Rajbhandari S", "Ludwig van Beethoven", "Smith, J. A.", " Doe ,  K ", "  ", "", "et al."]
+)
+
+
+@given(_NAME_TEXT)
+def test_author_from_string_equals_the_converted_parts(name: str) -> None:
+    # from_string skips the converters for ASCII names; the result must be the Author the
+    # converters make of split_name's parts, field for field.
+    parts = split_name(name)
+    want = Author(family=parts.family, given=parts.given, raw=parts.raw)
+    got = Author.from_string(name)
+    assert got == want
+    assert attrs.astuple(got) == attrs.astuple(want)

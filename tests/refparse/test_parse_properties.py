@@ -15,6 +15,7 @@ from citeledger import refparse
 from citeledger.identifiers import _find
 from citeledger.model import Reference
 from citeledger.refparse import _authors, _chars, _clean, _tail, _title
+from citeledger.refparse._names import _ET_AL_RE, is_et_al_only
 from citeledger.resolve.normalize import normalize_name, normalize_title
 
 # Text that looks like references: letters of several scripts, digits, the punctuation that
@@ -305,3 +306,21 @@ def test_end_strength_fast_paths_agree(text: str, pos: int, grammar: str, etal: 
     pos = min(pos, len(text))
     fast = _authors._end_strength(text, pos, grammar, etal=etal)
     assert fast == _authors._end_rules(text, pos, grammar, etal=etal)
+
+
+_ET_AL_TEXT = st.text(st.sampled_from(list("etalndohrsETALNDOHRSſK .,;\t")), max_size=20) | (
+    st.text(max_size=12).map(lambda s: s + " et al.")
+)
+
+
+@given(_ET_AL_TEXT | st.text(max_size=20))
+def test_is_et_al_only_equals_the_pattern(text: str) -> None:
+    # The quick test on the case-folded text never skips a string the pattern would read.
+    assert is_et_al_only(text) == (not _ET_AL_RE.sub("", text).strip())
+
+
+def test_is_et_al_only_reads_the_long_s() -> None:
+    # "ſ" (long s) matches "s" case-insensitively and folds to "s": "and otherſ" names nobody.
+    assert is_et_al_only("and otherſ")
+    assert is_et_al_only(" ET AL ")
+    assert not is_et_al_only("Alvarez L")
