@@ -320,23 +320,34 @@ def _simd_problems(draw: st.DrawFn) -> Problem:
 @given(_simd_problems())
 @settings(max_examples=150)
 def test_every_simd_level_equals_python_table(problem: Problem) -> None:
+    _equal_at_every_level(problem, aborts=(True, False))
+
+
+def _equal_at_every_level(
+    problem: Problem, *, aborts: Sequence[bool] = (True,), repeats: int = 1
+) -> list[tuple[float, int]]:
+    """The pure-Python table's ``top``, checked equal (scores bit for bit) to the compiled
+    table's at every SIMD level, with early abandoning on and off (``aborts``), ``repeats``
+    calls each."""
     titles, query, lists, mode, limit, cutoff, window = problem
     compiled, python = _table(CTable, titles), _table(PyTitleTable, titles)
-    want = python.top(query, lists, mode, limit, cutoff, window)
+    want: list[tuple[float, int]] = python.top(query, lists, mode, limit, cutoff, window)
     before = _titlekernel.get_simd()
     try:
         for level in SIMD_LEVELS:
             _titlekernel.set_simd(level)
-            for abort in (True, False):
+            for abort in aborts:
                 _titlekernel._set_early_abort(abort)
-                got = compiled.top(query, lists, mode, limit, cutoff, window)
-                assert [(s.hex(), i) for s, i in got] == [(s.hex(), i) for s, i in want], (
-                    level,
-                    abort,
-                )
+                for _ in range(repeats):
+                    got = compiled.top(query, lists, mode, limit, cutoff, window)
+                    assert [(s.hex(), i) for s, i in got] == [(s.hex(), i) for s, i in want], (
+                        level,
+                        abort,
+                    )
     finally:
         _titlekernel.set_simd(before)
         _titlekernel._set_early_abort(True)
+    return want
 
 
 @needs_compiled
@@ -435,17 +446,6 @@ def _list_problems(draw: st.DrawFn) -> Problem:
 @given(_list_problems())
 @settings(max_examples=300)
 def test_sorted_unsorted_and_repeated_lists_equal_python_table(problem: Problem) -> None:
-    titles, query, lists, mode, limit, cutoff, window = problem
-    compiled, python = _table(CTable, titles), _table(PyTitleTable, titles)
-    want = python.top(query, lists, mode, limit, cutoff, window)
-    assert want == _reference_top(titles, query, lists, mode, limit, cutoff, window)
-    before = _titlekernel.get_simd()
-    try:
-        for level in SIMD_LEVELS:
-            _titlekernel.set_simd(level)
-            # twice: the second call finds the table's marks cleared by the first
-            for _ in range(2):
-                got = compiled.top(query, lists, mode, limit, cutoff, window)
-                assert [(s.hex(), i) for s, i in got] == [(s.hex(), i) for s, i in want], level
-    finally:
-        _titlekernel.set_simd(before)
+    # twice per level: the second call finds the table's marks cleared by the first
+    want = _equal_at_every_level(problem, repeats=2)
+    assert want == _reference_top(*problem)
