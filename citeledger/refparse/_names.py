@@ -114,7 +114,7 @@ def is_et_al_only(text: str) -> bool:
     folded = text.casefold()
     if "al" not in folded and "others" not in folded:
         # The pattern cannot match (its case-insensitive letters all fold to these): only blank
-        # text is left. Most names take this path, a third of the cost of the substitution.
+        # text is left. Most names take this path, a quarter of the cost of the substitution.
         return not text.strip()
     return not _ET_AL_RE.sub("", text).strip()
 
