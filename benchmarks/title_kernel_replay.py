@@ -36,6 +36,7 @@ import citeledger as cl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from catalog_build import refs_of  # the workload's references, as speed.py builds them
+from paper_build import build  # and its papers
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -76,16 +77,7 @@ class _Recorder:
 
 def record(data: Path, out: Path, n_refs: int) -> None:
     d = json.loads(data.read_text())
-    papers = [
-        cl.Paper(
-            title=p["title"],
-            authors=p["authors"],
-            year=p["year"],
-            venue=p["venue"],
-            identifiers=[cl.parse_identifier(p["doi"], scheme="doi")],
-        )
-        for p in d["papers"]
-    ]
+    papers = build(d["papers"])
     refs = refs_of(d["refs"][:n_refs])
     del d
     resolver = cl.Resolver(papers)
