@@ -12,9 +12,9 @@ Usage::
     python benchmarks/paper_build.py /tmp/speed-200k.json --against ../other-checkout
 
 ``--against DIR``: the same build with the ``citeledger`` package of another checkout (its
-directory first on ``PYTHONPATH``), each build in its own process, alternating, and both at the
-same time (one per core) so that both see the same neighbours on a shared machine; the ratio of
-each simultaneous pair is printed.
+directory first on ``PYTHONPATH``), each build in its own process and the two at the same time
+(one per core), so that both see the same neighbours on a shared machine; the ratio of each pair
+is printed.
 """
 
 from __future__ import annotations
