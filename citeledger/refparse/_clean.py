@@ -43,38 +43,41 @@ _KEEP_HYPHEN_RIGHT: Final = frozenset(
 _JOIN_HYPHEN_LEFT: Final = frozenset({"trans", "under", "inter", "circum", "over", "counter"})
 _STUMP_SUFFIX_RE: Final = re.compile(r"[aeiouy][^aeiouy](?:ated|ating|ized|izing|ised|ising)")
 _HYPHEN_BREAK_RE: Final = re.compile(r"([-\u2010])(?<=\w.)[ \t]*\r?\n\s*(?=\w)")
-_SPACE_COMMA_RE: Final = re.compile(r"\s+(?=[,;])")
-# Crossref deposits often carry "?" for an en dash that was lost in an encoding ("193?202").
-_QMARK_DASH_RE: Final = re.compile(r"\?(?<=\d\?)(?=\d)")
-# "Math.87, 507", "Vaněk, J.,Rev. Geophys.,1A", "&Vaněk", "A,34", "Koster:Phys": a lost space
-# after punctuation.
-# One leading character class (not an alternation of classes) lets the regex engine skip to
-# candidate characters instead of trying every position.
-_GLUED_RE: Final = re.compile(
-    rf"[,;&.:](?! )(?:(?<=[,;&])(?=[{_UPS}{_LOS}])|(?<={_L}{_L}\.)(?=\d)"
-    rf"|(?<=[{_UPS}{_LOS}.],)(?=\d)"
-    # "Koster:Phys. Rev." (but not "10.1002:AB" or "http://").
-    rf"|(?<={_L}:)(?={_U}{_L}))"
-)
-# "system.Journal" (a lost space after a full stop between two words).
-_GLUED_STOP_RE: Final = re.compile(rf"\.(?<={_L}{_L}{_L}\.)(?={_U}{_L})")
-# "E. R. Peterson andM. R. Murray", "J. C. Slater andG. F. Koster:": the space lost after "and".
-_GLUED_AND_RE: Final = re.compile(rf"and(?<= and)(?={_U}\.)")
-# Cheap test for a hyphen at a line end before the two substitutions above are run.
+# Cheap test for a hyphen at a line end before _SPLIT_WORD_RE and _HYPHEN_BREAK_RE are run.
 _HYPHEN_NL_RE: Final = re.compile(r"[-\u00ad\u2010][ \t]*[\r\n]")
+_SPACE_COMMA_RE: Final = re.compile(r"\s+(?=[,;])")
+# Characters lost in an encoding or a PDF extraction, put back by _clean_text in this order: a
+# substring that the text holds wherever the pattern can match ("" where none is worth testing),
+# the pattern, and what replaces each match. A search is much cheaper than a substitution with a
+# template, and most strings have nothing to repair, so the pattern is searched first.
+_LOST_CHARACTERS: Final[tuple[tuple[str, re.Pattern[str], str], ...]] = (
+    # Crossref deposits often carry "?" for an en dash that was lost in an encoding ("193?202").
+    ("?", re.compile(r"\?(?<=\d\?)(?=\d)"), "–"),
+    # "Math.87, 507", "Vaněk, J.,Rev. Geophys.,1A", "&Vaněk", "A,34", "Koster:Phys": a lost space
+    # after punctuation.
+    # One leading character class (not an alternation of classes) lets the regex engine skip to
+    # candidate characters instead of trying every position.
+    (
+        "",
+        re.compile(
+            rf"[,;&.:](?! )(?:(?<=[,;&])(?=[{_UPS}{_LOS}])|(?<={_L}{_L}\.)(?=\d)"
+            rf"|(?<=[{_UPS}{_LOS}.],)(?=\d)"
+            # "Koster:Phys. Rev." (but not "10.1002:AB" or "http://").
+            rf"|(?<={_L}:)(?={_U}{_L}))"
+        ),
+        r"\g<0> ",
+    ),
+    # "system.Journal" (a lost space after a full stop between two words).
+    (".", re.compile(rf"\.(?<={_L}{_L}{_L}\.)(?={_U}{_L})"), ". "),
+    # "E. R. Peterson andM. R. Murray", "J. C. Slater andG. F. Koster:": the space lost after
+    # "and".
+    (" and", re.compile(rf"and(?<= and)(?={_U}\.)"), "and "),
+)
 
 # Identifier text, URLs and link-out labels: read by find_identifiers, then cut from the text.
 # One pattern per kind, each run only when a cheap substring test says it can match (a single
 # alternation without a literal prefix would be tried at every position of every string).
 _URL_RE: Final = re.compile(r"(?:https?://|www\.)\S+")
-# The running footer of OSA journals (Optics Express) that PDF extraction leaves in a reference:
-# "#143936 - $15.00 USD Received 14 Mar 2011; revised 28 Apr 2011; accepted 28 Apr 2011;
-# published 9 May 2011 (C) 2011 OSA 9 May 2011 / Vol. 19, No. 10 / OPTICS EXPRESS 9513".
-_OSA_FOOTER_RE: Final = re.compile(
-    r"#\d{4,7}\s*-\s*\$\s?\d+\.\d\d\s+USD\s+Received\b.{0,120}?published\s+\d{1,2}\s+[A-Z][a-z]+\s+"
-    r"\d{4}(?:\s*\([Cc]\)\s*\d{4}\s+OSA)?"
-    r"(?:\s*\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\s*/\s*Vol\.\s*\d+,\s*No\.\s*\d+\s*/\s*[A-Z ]+\s\d+)?"
-)
 _URL_LABEL_RE: Final = re.compile(
     r"(?:Available\s+(?:from|at|online)|Retrieved\s+from|URL|Online)\s*:?\s*$|"
     r"(?:Available\s+(?:from|at|online)|Retrieved\s+from)\s*:?\s*(?=[.;,]|$)"
@@ -93,20 +96,48 @@ _ARXIV_RE: Final = re.compile(
     r"(?:arXiv\s*:\s*)?(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
     r"(?:\s*\[[\w.\- ]{1,20}\])?\)?"
 )
-_PM_RE: Final = re.compile(
-    r"\b(?:PMID|PMCID|PMC\s?ID|PubMed\s?ID)\s*:?\s*(?:PMC)?\d+|\bPMC\d{4,}\b"
-)
-_ISXN_RE: Final = re.compile(
-    r"\bISBN(?:-1[03])?\s*:?\s*[\dXx][\dXx -]{8,16}[\dXx]|\bISSN\s*:?\s*\d{4}-?\d{3}[\dXx]"
-)
-_LINKOUT_RE: Final = re.compile(
-    r"\[\s*(?:Internet|cited[^\]]{0,40}|Epub[^\]]{0,40}|PubMed[^\]]{0,30}|PMC free article"
-    r"|CrossRef|Crossref|Google Scholar|Ref list|INSPIRE|Abstract|Article|Free Full Text"
-    r"|Medline|MEDLINE|CAS|Web of Science|Full Text|Link|DOI|SPIRES)\s*\]"
-)
-_ACCESSED_RE: Final = re.compile(
-    r"\b[Aa]ccessed(?:\s+on)?\s*:?\s*(?:\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}"
-    r"|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{4}-\d{2}-\d{2})"
+
+# Noise that a literal marker announces, cut by _strip_noise after the identifiers, in this
+# order: the marker (in the text wherever the pattern can match) and the pattern.
+_MARKED_NOISE: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
+    (
+        "PM",
+        re.compile(r"\b(?:PMID|PMCID|PMC\s?ID|PubMed\s?ID)\s*:?\s*(?:PMC)?\d+|\bPMC\d{4,}\b"),
+    ),
+    # "ISBN", "ISSN": the marker "IS" is a looser test than the two words, and as cheap.
+    (
+        "IS",
+        re.compile(
+            r"\bISBN(?:-1[03])?\s*:?\s*[\dXx][\dXx -]{8,16}[\dXx]|\bISSN\s*:?\s*\d{4}-?\d{3}[\dXx]"
+        ),
+    ),
+    (
+        "[",
+        re.compile(
+            r"\[\s*(?:Internet|cited[^\]]{0,40}|Epub[^\]]{0,40}|PubMed[^\]]{0,30}|PMC free article"
+            r"|CrossRef|Crossref|Google Scholar|Ref list|INSPIRE|Abstract|Article|Free Full Text"
+            r"|Medline|MEDLINE|CAS|Web of Science|Full Text|Link|DOI|SPIRES)\s*\]"
+        ),
+    ),
+    (
+        "ccessed",
+        re.compile(
+            r"\b[Aa]ccessed(?:\s+on)?\s*:?\s*(?:\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}"
+            r"|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{4}-\d{2}-\d{2})"
+        ),
+    ),
+    # The running footer of OSA journals (Optics Express) that PDF extraction leaves in a
+    # reference: "#143936 - $15.00 USD Received 14 Mar 2011; revised 28 Apr 2011; accepted 28 Apr
+    # 2011; published 9 May 2011 (C) 2011 OSA 9 May 2011 / Vol. 19, No. 10 / OPTICS EXPRESS 9513".
+    (
+        "USD",
+        re.compile(
+            r"#\d{4,7}\s*-\s*\$\s?\d+\.\d\d\s+USD\s+Received\b.{0,120}?published\s+\d{1,2}\s+[A-Z][a-z]+\s+"
+            r"\d{4}(?:\s*\([Cc]\)\s*\d{4}\s+OSA)?"
+            r"(?:\s*\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\s*/\s*Vol\.\s*\d+,\s*No\.\s*\d+\s*/"
+            r"\s*[A-Z ]+\s\d+)?"
+        ),
+    ),
 )
 
 
@@ -186,16 +217,9 @@ def _strip_noise(s: str, low: str) -> str:
         s = _sub_doi(s)
     if "arxiv" in low:
         s = _ARXIV_RE.sub(" ", s)
-    if "PM" in s:
-        s = _PM_RE.sub(" ", s)
-    if "ISBN" in s or "ISSN" in s:
-        s = _ISXN_RE.sub(" ", s)
-    if "[" in s:
-        s = _LINKOUT_RE.sub(" ", s)
-    if "ccessed" in s:
-        s = _ACCESSED_RE.sub(" ", s)
-    if "USD" in s:
-        s = _OSA_FOOTER_RE.sub(" ", s)
+    for marker, pattern in _MARKED_NOISE:
+        if marker in s:
+            s = pattern.sub(" ", s)
     return s
 
 
@@ -288,15 +312,9 @@ def _clean_text(text: str) -> str:
     text = " ".join(text.split())
     if " ," in text or " ;" in text:
         text = _SPACE_COMMA_RE.sub("", text)
-    if "?" in text:
-        text = _QMARK_DASH_RE.sub("–", text)
-    # A search is much cheaper than a substitution with a template; most strings have no glue.
-    if _GLUED_RE.search(text) is not None:
-        text = _GLUED_RE.sub(r"\g<0> ", text)
-    if "." in text and _GLUED_STOP_RE.search(text) is not None:
-        text = _GLUED_STOP_RE.sub(". ", text)
-    if " and" in text and _GLUED_AND_RE.search(text) is not None:
-        text = _GLUED_AND_RE.sub("and ", text)
+    for needle, pattern, replacement in _LOST_CHARACTERS:
+        if needle in text and pattern.search(text) is not None:
+            text = pattern.sub(replacement, text)
     return text
 
 
