@@ -18,20 +18,24 @@ from citeledger.refparse._names import _CAP_PARTICLE, _PARTICLE, ParsedName
 # Possessive quantifiers (Python 3.11): a name word is never followed by a letter in any item
 # pattern, so giving back letters can never make a match succeed; it only cost time.
 _FAM_WORD2: Final = rf"(?:{_U}['’]?|{_L}{{1,3}}{_U}){_A}++(?:['’]{_A}++)*+(?:-{_A}++)*+"
+# One family word after up to three particles: "Merwe", "van der Merwe".
+_ONE_FAMILY: Final = rf"(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}"
 # "Ortiz de Montellano", "Van der Merwe", "Rodriguez y Baena", "San José", "van't Veer".
 _FAMILY: Final = (
-    rf"(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}"
-    rf"(?:\s+(?!(?:and|et|und)\b)(?:{_PARTICLE}\s+){{0,2}}{_FAM_WORD2}){{0,2}}"
+    rf"{_ONE_FAMILY}(?:\s+(?!(?:and|et|und)\b)(?:{_PARTICLE}\s+){{0,2}}{_FAM_WORD2}){{0,2}}"
 )
 _INI_DOT: Final = rf"{_U}{_L}?\.(?:\s?-?\s?{_U}{_L}?\.){{0,3}}"
 _INI_RUN: Final = rf"{_U}(?:-?{_U}){{0,3}}(?!{_A}|['’])"
 _INI_SPACED: Final = rf"{_U}(?:\s{_U}){{1,3}}(?=\s*[,;(]|\s+\d{{4}})"
 _SUFFIX: Final = r"(?:Jr|Sr|2nd|3rd|4th|II|III|IV)"
 _NAME_END: Final = rf"(?![{_UPS}{_LOS}'’])"
+# A suffix after a name's initials: "Smith J Jr", "Smith, J., III".
+_SUFFIX_AFTER: Final = rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
+# The family name that ends a given-first name ("JM Cavanaugh", "Karen E. van Dijk").
+_FAMILY_LAST: Final = rf"(?P<fam>{_ONE_FAMILY}){_NAME_END}"
 
 _V_ITEM_RE: Final = re.compile(
-    rf"(?P<fam>{_FAMILY})(?:\s(?:Jr|Sr)\.?)?\s(?P<ini>{_INI_DOT}|{_INI_SPACED}|{_INI_RUN})"
-    rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
+    rf"(?P<fam>{_FAMILY})(?:\s(?:Jr|Sr)\.?)?\s(?P<ini>{_INI_DOT}|{_INI_SPACED}|{_INI_RUN}){_SUFFIX_AFTER}"
 )
 # The commonest Vancouver name, "Lehman G" / "Cotton PB" before ", " "." ":" "(" or the end, in a
 # regex three to four times cheaper than _V_ITEM_RE. Tried first; where it matches, _V_ITEM_RE
@@ -41,8 +45,7 @@ _V_SIMPLE_RE: Final = re.compile(
     rf"(?P<fam>{_U}{_L}++) (?P<ini>{_U}{{1,3}})(?![{_UPS}{_LOS}'’.\-])(?!\s+{_U})(?!,? {_SUFFIX})"
 )
 _FCI_ITEM_RE: Final = re.compile(
-    rf"(?P<fam>{_FAMILY}),\s?(?P<ini>{_INI_DOT}|{_U}{{1,3}}(?=\s*(?:[,;&:(]|and\b)))"
-    rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
+    rf"(?P<fam>{_FAMILY}),\s?(?P<ini>{_INI_DOT}|{_U}{{1,3}}(?=\s*(?:[,;&:(]|and\b))){_SUFFIX_AFTER}"
 )
 
 _IF_FAMILY: Final = (
@@ -50,19 +53,16 @@ _IF_FAMILY: Final = (
     rf"(?:\s+(?:{_PARTICLE}\s+){{1,2}}{_FAM_WORD2})?"
 )
 _IF_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_INI_DOT})\s?(?P<fam>{_IF_FAMILY}){_NAME_END}"
-    rf"(?:,?\s{_SUFFIX}\.?{_NAME_END})?"
+    rf"(?P<ini>{_INI_DOT})\s?(?P<fam>{_IF_FAMILY}){_NAME_END}{_SUFFIX_AFTER}"
 )
 # Initials without dots, run together, spaced or hyphenated ("JM Cavanaugh", "C P Bean and J D
 # Livingston", "M-B Pontoppidan").
 _IFN_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}-{_U}|{_U}{{1,3}})\s"
-    rf"(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
+    rf"(?P<ini>{_U}(?:\s{_U}){{1,2}}(?=\s{_U}{_L})|{_U}-{_U}|{_U}{{1,3}})\s{_FAMILY_LAST}"
 )
 _GIVEN: Final = rf"{_U}{_L}++(?:-{_U}?{_L}++)?+"
 _GF_ITEM_RE: Final = re.compile(
-    rf"(?P<ini>{_GIVEN}(?:\s(?:{_U}\.|{_GIVEN})){{0,2}})\s"
-    rf"(?P<fam>(?:{_PARTICLE}\s+){{0,3}}{_FAM_WORD2}){_NAME_END}"
+    rf"(?P<ini>{_GIVEN}(?:\s(?:{_U}\.|{_GIVEN})){{0,2}})\s{_FAMILY_LAST}"
 )
 _FCG_ITEM_RE: Final = re.compile(
     rf"(?P<fam>{_FAMILY}),\s(?P<ini>{_GIVEN}(?:\s(?:{_U}\.|{_GIVEN}))?){_NAME_END}"
