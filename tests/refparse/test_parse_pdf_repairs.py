@@ -16,7 +16,6 @@ import pytest
 from citeledger.model import Reference
 from citeledger.resolve.normalize import normalize_title
 from tests import _data
-from tests._checks import assert_fields
 from tests.conftest import requires_shared
 
 
@@ -61,82 +60,8 @@ def test_line_break_hyphen(broken: str, expected: str) -> None:
 # --------------------------------------------------------------------------- text after the numbers
 
 
-@pytest.mark.parametrize(
-    ("text", "fields"),
-    [
-        pytest.param(
-            "Hoppe, J.B., M. Axel, and M.M. \nDavies. 2010. Receptor-ligand interactions in situ "
-            "show accel-\nerated kinetics and increased affinity. Nature. 463:963-967. doi:10 \n"
-            ".1038/nature99999",
-            {
-                "title": "Receptor-ligand interactions in situ show accelerated kinetics and "
-                "increased affinity",
-                "venue": "Nature",
-                "volume": "463",
-                "first_page": "963",
-                "last_page": "967",
-                "year": 2010,
-            },
-            id="split doi",
-        ),
-        pytest.param(
-            "Walters, L., & Van Eyk, N. J. (2011). Towards a better citation index: some "
-            "considerations. Journal of Scientometric Studies, 5(1), 37-47. \nTowards a better "
-            "citation index \n481",
-            {
-                "title": "Towards a better citation index: some considerations",
-                "venue": "Journal of Scientometric Studies",
-                "volume": "5",
-                "issue": "1",
-                "first_page": "37",
-                "last_page": "47",
-            },
-            id="running head",
-        ),
-        pytest.param(
-            "Lane, C. E., and Schiff, M. H. (2004). \nFinger independence: limits due to passive "
-            "coupling versus active control. J. Neurophysiol. 92, \n2802-2810. \nlocal motor "
-            "cortex popula-\ntions. J. Neurosci. 30, 9659-9669.",
-            {
-                "title": "Finger independence: limits due to passive coupling versus active control",
-                "venue": "J. Neurophysiol",
-                "volume": "92",
-                "first_page": "2802",
-                "year": 2004,
-            },
-            id="next column text",
-        ),
-        pytest.param(
-            "M Rossi, PG Bianchi, V Verdi, Direct measurement of knee stiffness \nduring quiet "
-            "standing: implications for modelling. Gait & posture. 21, 410-424 (2005). "
-            "doi:10.1016/j. \ngaitpost.2004.05.999",
-            {
-                "title": "Direct measurement of knee stiffness during quiet standing: "
-                "implications for modelling",
-                "venue": "Gait & posture",
-                "volume": "21",
-                "first_page": "410",
-                "year": 2005,
-            },
-            id="a year after the numbers belongs to them",
-        ),
-        pytest.param(
-            "Wein JW, Klemm I, Judd RM. MRI for the assessment of \nmyocardial viability. Cardiol "
-            "Clin. 2007;25(1):35-56. v.",
-            {
-                "title": "MRI for the assessment of myocardial viability",
-                "venue": "Cardiol Clin",
-                "year": 2007,
-                "volume": "25",
-                "issue": "1",
-                "first_page": "35",
-            },
-            id="a year before the numbers opens them",
-        ),
-    ],
-)
-def test_text_after_the_numbers(text: str, fields: dict[str, object]) -> None:
-    assert_fields(Reference.from_string(text), **fields)
+# The cases of text left after the numbers are the "text_after_the_numbers" table of
+# tests/refparse/parse_cases.json (test_parse.py::test_parse_cases).
 
 
 def test_second_reference_after_the_numbers_is_not_cut() -> None:

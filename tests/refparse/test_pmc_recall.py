@@ -259,6 +259,14 @@ def test_names_after_a_linking_word_stay_in_the_title(
 # --------------------------------------------------------------------------- author lists
 
 
+def _read_as(text: str, *, first_family: str, title: str) -> Reference:
+    """The parse of ``text``, asserted to have this first author's family name and this title."""
+    ref = Reference.from_string(text)
+    assert ref.authors[0].family == first_family
+    assert ref.title == title
+    return ref
+
+
 def test_group_written_for_ends_a_long_vancouver_list() -> None:
     text = (
         "Michelozzi P, Accetta G, De Sario M, D'Ippoliti D, Marino C, Baccini M, \n"
@@ -269,13 +277,12 @@ def test_group_written_for_ends_a_long_vancouver_list() -> None:
         "Cardiovascular and Respiratory Causes in 12 European Cities. Am J Respir \n"
         "Crit Care Med 2009, 179:383-389."
     )
-    ref = Reference.from_string(text)
-    assert ref.authors[0].family == "Michelozzi"
-    assert ref.authors[-1].family == "on behalf of the PHEWE Collaborative Group"
-    assert ref.title == (
+    title = (
         "High Temperature and Hospitalizations for Cardiovascular and Respiratory Causes in "
         "12 European Cities"
     )
+    ref = _read_as(text, first_family="Michelozzi", title=title)
+    assert ref.authors[-1].family == "on behalf of the PHEWE Collaborative Group"
 
 
 def test_et_al_after_run_together_initials_and_a_stop() -> None:
@@ -487,12 +494,11 @@ def test_osa_page_footer_is_cut() -> None:
         'during activation of brain function in human adults," Neurosci. Lett. 154, \n101-104 '
         "(1993)."
     )
-    ref = Reference.from_string(text)
-    assert ref.authors[0].family == "Villringer"
-    assert ref.title == (
+    title = (
         "Near infrared spectroscopy (nirs): a new tool to study hemodynamic changes during "
         "activation of brain function in human adults"
     )
+    ref = _read_as(text, first_family="Villringer", title=title)
     assert (ref.venue, ref.volume, ref.first_page, ref.year) == (
         "Neurosci. Lett",
         "154",

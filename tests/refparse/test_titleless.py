@@ -14,6 +14,7 @@ import citeledger as cl
 from citeledger.model import Method, ResolutionState
 from citeledger.refparse import parse_reference
 from tests._data import JOURNALS, journal_record
+from tests.refparse._cases import rows
 
 # (string, first author's family name, journal, volume, first page, year)
 TITLE_LESS = (
@@ -163,33 +164,9 @@ def test_title_less_styles_parse_with_confidence(
     assert ref.confidence >= 0.8
 
 
-@pytest.mark.parametrize(
-    ("text", "initials", "venue"),
-    [
-        # "J."/"Am."/"Br." after the last initials open the journal ...
-        ("Deeg, D. J. Clin. Epidemiol. 2002, 55, 213.", "D.", "J. Clin. Epidemiol"),
-        ("Lagaay, A. J. Am. Geriatr. Soc. 2001, 49, 909.", "A.", "J. Am. Geriatr. Soc"),
-        ("Minagawa, N. Am. J. Gastroenterol. 2005, 100, 38.", "N.", "Am. J. Gastroenterol"),
-        ("Shaw, F. Z. J. Neurophysiol. 2007, 97, 238.", "F. Z.", "J. Neurophysiol"),
-        (
-            "Devlin, F. J.; Chabalowski, C. F.; Frisch, M. J. J. Phys. Chem. 1994, 98, 11623.",
-            "M. J.",
-            "J. Phys. Chem",
-        ),
-        ("Coase, R. J. Law Econ. 1976, 19, 529.", "R.", "J. Law Econ"),
-        ("Owens, D.; House, A. Br. J. Psychiatry 2002, 181, 193.", "A.", "Br. J. Psychiatry"),
-        ("Kirk, A. D. Am. J. Transplant 2003, 3, 643.", "A. D.", "Am. J. Transplant"),
-        (
-            "Chakraborty, K.; Baral, R. J. Interferon Cytokine Res. 2008, 28, 487.",
-            "R.",
-            "J. Interferon Cytokine Res",
-        ),
-        # ... but not a whole-word journal: there "J." is the author's.
-        ("Leonard, R. J. Neuron 1995, 14, 645.", "R. J.", "Neuron"),
-        ("Williams, M. A.; Bevan, M. J. Immunity 2008, 28, 533.", "M. J.", "Immunity"),
-        ("Bevan, M. J. Immunity. 2008, 28, 533.", "M. J.", "Immunity"),
-    ],
-)
+# ACS: a journal abbreviation ("J.", "Am.", "Br.") after the last initials opens the journal,
+# but before a whole-word journal the "J." is the author's (tests/refparse/acs_initials.json).
+@pytest.mark.parametrize(("text", "initials", "venue"), rows("acs_initials"))
 def test_acs_initials_end_where_the_journal_starts(text: str, initials: str, venue: str) -> None:
     ref = parse_reference(text)
     assert (ref.authors[-1].given, ref.venue, ref.title) == (initials, venue, None)
