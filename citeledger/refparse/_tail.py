@@ -125,11 +125,16 @@ _LABEL_PAGES_RE: Final = re.compile(
 # it is the year even when a page number before it looks like one.
 _PAREN_YEAR_RE: Final = re.compile(rf"\(\s*(?P<y1>{_YEAR})[a-z]?\s*\)")
 _YEARLIKE_RE: Final = re.compile(_YEAR)
-_LABEL_VOL_RE: Final = re.compile(
-    r"(?<!\w)(?:[Vv]ol(?:ume)?s?|v|Т|t|Bd|Jg)\.?\s*(?P<v>\d+[A-Za-z]?)"
-)
-_LABEL_ISS_RE: Final = re.compile(
-    r"(?<!\w)(?:[Nn]o|[Nn]r|[Ii]ssue|[Ii]ss|№|[Nn]°|[Hh]eft|[Вв]ып)\.?\s*(?P<i>\d+[A-Za-z]?(?:[-–/]\d+)?)"
+# A labelled volume and issue ("vol. 12", "Т. 5", "no. 3", "Heft 2"), read in this order after
+# labelled pages: the _Tail field each sets, and the pattern, whose one group is the value.
+_LABELLED_FIELDS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
+    ("volume", re.compile(r"(?<!\w)(?:[Vv]ol(?:ume)?s?|v|Т|t|Bd|Jg)\.?\s*(?P<v>\d+[A-Za-z]?)")),
+    (
+        "issue",
+        re.compile(
+            r"(?<!\w)(?:[Nn]o|[Nn]r|[Ii]ssue|[Ii]ss|№|[Nn]°|[Hh]eft|[Вв]ып)\.?\s*(?P<i>\d+[A-Za-z]?(?:[-–/]\d+)?)"
+        ),
+    ),
 )
 _ATOM_RE: Final = re.compile(
     rf"\((?P<paren>[^()]{{0,24}})\)|(?P<num>{_PAGE}(?:{_RANGE_DASH}{_PAGE})?)|(?P<colon>:)"
@@ -239,6 +244,11 @@ def _has_alpha(text: str) -> bool:
     return any(c.isalpha() for c in text)
 
 
+def _cut(work: str, m: re.Match[str]) -> str:
+    """``work`` with what ``m`` matched replaced by a separator (``" ; "``)."""
+    return f"{work[: m.start()]} ; {work[m.end() :]}"
+
+
 def _parse_tail(text: str) -> _Tail:
     tail = _Tail()
     if not text:
@@ -249,21 +259,18 @@ def _parse_tail(text: str) -> _Tail:
         m = _TAIL_YEAR_RE.search(work)
     if m is not None:
         tail.year = int(m.group("y1") or m.group("y2"))
-        work = f"{work[: m.start()]} ; {work[m.end() :]}"
+        work = _cut(work, m)
     if _has_alpha(work):
         work = _MONTH_RE.sub(" ", work)
         lp = _LABEL_PAGES_RE.search(work)
         if lp is not None:
             _set_pages(tail, lp.group("fp"), lp.group("lp"))
-            work = f"{work[: lp.start()]} ; {work[lp.end() :]}"
-        lv = _LABEL_VOL_RE.search(work)
-        if lv is not None:
-            tail.volume = lv.group("v")
-            work = f"{work[: lv.start()]} ; {work[lv.end() :]}"
-        li = _LABEL_ISS_RE.search(work)
-        if li is not None:
-            tail.issue = li.group("i")
-            work = f"{work[: li.start()]} ; {work[li.end() :]}"
+            work = _cut(work, lp)
+        for field, pattern in _LABELLED_FIELDS:
+            label = pattern.search(work)
+            if label is not None:
+                setattr(tail, field, label.group(1))
+                work = _cut(work, label)
     # findall gives (paren, num, colon) per match; only the paren text may be empty ("()").
     atoms = [
         ("num", num) if num else ("colon", colon) if colon else ("paren", paren)
