@@ -68,8 +68,6 @@ from citeledger.refparse._authors import (
 )
 from citeledger.refparse._clean import (
     _BACKREF_RE,
-    _CORR_RE,
-    _EMPTY_BRACKETS_RE,
     _LEADING_LABEL_RE,
     _NONREF_ANY_RE,
     _NONREF_RE,
@@ -375,11 +373,7 @@ def _parse(text: str, raw: str, position: int | None) -> ParsedReference:
     low = s.lower()
     if not arxiv_venue and "arxiv" in low:
         arxiv_venue = True
-    s = _strip_noise(s, low)
-    if arxiv_venue and "CoRR" in s:
-        s = _CORR_RE.sub(" CoRR ", s)
-    if "(" in s or "[" in s:
-        s = _EMPTY_BRACKETS_RE.sub(" ", s)
+    s = _strip_noise(s, low, corr=arxiv_venue)
     if s is not cleaned:
         # _clean_text returns collapsed text, and re.sub returns its input when nothing matched.
         s = " ".join(s.split())

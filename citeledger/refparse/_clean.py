@@ -96,6 +96,10 @@ _ARXIV_RE: Final = re.compile(
     r"(?:arXiv\s*:\s*)?(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
     r"(?:\s*\[[\w.\- ]{1,20}\])?\)?"
 )
+# "CoRR abs/1910.02054": an arXiv id that find_identifiers leaves alone (_extract_arxiv_corr).
+_CORR_RE: Final = re.compile(
+    r"\bCoRR\s*,?\s*(?:vol\.?\s*)?(?:abs/)?(\d{4}\.\d{4,5}|[a-z-]+/\d{7})(?:v\d+)?"
+)
 
 # Noise that a literal marker announces, cut by _strip_noise after the identifiers, in this
 # order: the marker (in the text wherever the pattern can match) and the pattern.
@@ -139,6 +143,8 @@ _MARKED_NOISE: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         ),
     ),
 )
+# Brackets that the cuts left empty: "(doi: 10.1/x)" -> "( )".
+_EMPTY_BRACKETS_RE: Final = re.compile(r"\(\s*[.,;:]?\s*\)|\[\s*[.,;:]?\s*\]")
 
 
 # Text without any of these cannot hold an identifier: find_identifiers only starts reading at
@@ -206,8 +212,12 @@ def _sub_doi(s: str) -> str:
     return "".join(out)
 
 
-def _strip_noise(s: str, low: str) -> str:
-    """Cut identifiers, URLs and link-out labels out of the working text (``low``: lower-cased)."""
+def _strip_noise(s: str, low: str, *, corr: bool) -> str:
+    """Cut identifiers, URLs, link-out labels and the brackets they leave empty out of the text.
+
+    ``low`` is the text lower-cased. ``corr``: the text holds a ``CoRR`` arXiv id
+    (:func:`_extract_arxiv_corr`); the id is cut and "CoRR" is left as the venue.
+    """
     if "http" in low or "www." in low:
         s = _URL_RE.sub(" ", s)
         s = _URL_LABEL_RE.sub(" ", s)
@@ -220,13 +230,13 @@ def _strip_noise(s: str, low: str) -> str:
     for marker, pattern in _MARKED_NOISE:
         if marker in s:
             s = pattern.sub(" ", s)
+    if corr and "CoRR" in s:
+        s = _CORR_RE.sub(" CoRR ", s)
+    if "(" in s or "[" in s:
+        s = _EMPTY_BRACKETS_RE.sub(" ", s)
     return s
 
 
-_CORR_RE: Final = re.compile(
-    r"\bCoRR\s*,?\s*(?:vol\.?\s*)?(?:abs/)?(\d{4}\.\d{4,5}|[a-z-]+/\d{7})(?:v\d+)?"
-)
-_EMPTY_BRACKETS_RE: Final = re.compile(r"\(\s*[.,;:]?\s*\)|\[\s*[.,;:]?\s*\]")
 _LEADING_LABEL_RE: Final = re.compile(
     r"^\s*(?:\[\s*[A-Za-z]{0,4}\d{1,4}[a-z]?\s*\]|\(\s*\d{1,4}\s*\)|\d{1,4}\s*[.)]\s+|\d{1,3}(?=[A-Z][a-z])"
     r"|[*•·–—-]\s+)"
