@@ -14,9 +14,15 @@ import contextlib
 import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
+from citeledger.errors import (
+    CiteledgerError,
+    InvalidResponseError,
+    NotFoundError,
+    ParseError,
+    UnsafeXMLError,
+)
 from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
 from citeledger.model import (
@@ -26,6 +32,7 @@ from citeledger.model import (
     MeasurementKind,
     NoticeCheck,
     NoticeStatus,
+    Paper,
 )
 from citeledger.sources import UnreadableItem, describe_unreadable
 from citeledger.sources._policy import error_detail
@@ -55,6 +62,7 @@ __all__ = [
     "load_named_json",
     "make_transport",
     "notice_check",
+    "paper_or_none",
     "payload_shape",
     "read_each",
     "refuse_unreadable",
@@ -324,6 +332,28 @@ def cited_by_count(
 
 
 _T = TypeVar("_T")
+
+
+class _Record(Protocol):
+    """A source's full record of a work, holding the work's paper."""
+
+    @property
+    def paper(self) -> Paper: ...
+
+
+def paper_or_none(
+    work: Callable[[Identifier | str], _Record], identifier: Identifier | str
+) -> Paper | None:
+    """The paper of ``work(identifier)``, or None when the source does not know the work.
+
+    The body of :meth:`~citeledger.sources.PaperSource.paper` for an adapter that reads a full
+    record (its ``work()``): only a 404 (:class:`~citeledger.errors.NotFoundError`) is None,
+    every other failure raises.
+    """
+    try:
+        return work(identifier).paper
+    except NotFoundError:
+        return None
 
 
 def require_object(value: object, what: str) -> Mapping[str, Any]:

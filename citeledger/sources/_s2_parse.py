@@ -16,6 +16,7 @@ from urllib.parse import quote
 from attrs import field, frozen
 
 from citeledger.errors import InvalidIdentifier, ParseError
+from citeledger.formats._asserted import asserted_resolution
 from citeledger.identifiers import (
     PMCID,
     PMID,
@@ -34,8 +35,6 @@ from citeledger.model import (
     Observation,
     Paper,
     Reference,
-    Resolution,
-    ResolutionState,
     WorkType,
 )
 from citeledger.sources import UnreadableItem
@@ -687,13 +686,7 @@ def link_observation(
     """
     inbound = direction is Direction.INBOUND
     citing, cited = (link.paper, subject) if inbound else (subject, link.paper)
-    resolution = Resolution(
-        state=ResolutionState.VERIFIED_EXACT,
-        method=Method.S2,
-        target=cited,
-        score=100.0,
-        reason="Semantic Scholar asserts the citation link",
-    )
+    resolution = asserted_resolution(cited, Method.S2, "Semantic Scholar asserts the citation link")
     return Observation(
         direction=direction,
         citing=citing,

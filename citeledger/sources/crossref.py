@@ -27,11 +27,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Unpack
 
-from citeledger.errors import InvalidIdentifier, NotFoundError
+from citeledger.errors import InvalidIdentifier
 from citeledger.identifiers import DOI, Identifier
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem
 from citeledger.sources import _crossref_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, cited_by_count, notice_check, utc_now
+from citeledger.sources._common import (
+    Clock,
+    as_identifier,
+    cited_by_count,
+    notice_check,
+    paper_or_none,
+    utc_now,
+)
 from citeledger.sources._crossref_parse import (
     SOURCE,
     CrossrefFailure,
@@ -189,10 +196,7 @@ class CrossrefSource(HttpSource):
 
     def paper(self, identifier: Identifier | str) -> Paper | None:
         """The work for a DOI, or None when Crossref does not know it (404)."""
-        try:
-            return self.work(identifier).paper
-        except NotFoundError:
-            return None
+        return paper_or_none(self.work, identifier)
 
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """The deposited reference list, in order, positions set (empty if none deposited).

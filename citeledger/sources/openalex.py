@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Unpack
 from citeledger.errors import (
     CiteledgerError,
     InvalidIdentifier,
-    NotFoundError,
     ParseError,
     SourceError,
 )
+from citeledger.formats._asserted import asserted_resolution
 from citeledger.identifiers import DOI, PMCID, PMID, Identifier, OpenAlexId
 from citeledger.model import (
     Direction,
@@ -50,12 +50,11 @@ from citeledger.model import (
     Paper,
     Reference,
     Resolution,
-    ResolutionState,
 )
 from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources import _openalex_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, cited_by_count, utc_now
+from citeledger.sources._common import Clock, as_identifier, cited_by_count, paper_or_none, utc_now
 from citeledger.sources._http import ContactOptions, HttpSource
 from citeledger.sources._openalex_parse import (
     MAX_PER_PAGE,
@@ -114,12 +113,8 @@ MIN_INTERVAL = 0.1
 
 def _asserted_citation(cited: Paper) -> Resolution:
     # OpenAlex's filter=cites lists works whose reference lists OpenAlex resolved to ``cited``.
-    return Resolution(
-        state=ResolutionState.VERIFIED_EXACT,
-        method=Method.OPENALEX,
-        target=cited,
-        score=100.0,
-        reason="OpenAlex asserts this citation (filter=cites)",
+    return asserted_resolution(
+        cited, Method.OPENALEX, "OpenAlex asserts this citation (filter=cites)"
     )
 
 
@@ -208,10 +203,7 @@ class OpenAlexSource(HttpSource):
 
     def paper(self, identifier: Identifier | str) -> Paper | None:
         """The work, or None when OpenAlex does not know it (404)."""
-        try:
-            return self.work(identifier).paper
-        except NotFoundError:
-            return None
+        return paper_or_none(self.work, identifier)
 
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """``referenced_works`` as references (W ids), positions in OpenAlex's list order.
