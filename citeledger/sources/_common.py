@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from citeledger.errors import (
     CiteledgerError,
@@ -68,6 +69,7 @@ __all__ = [
     "refuse_unreadable",
     "require_object",
     "utc_now",
+    "with_first",
 ]
 
 #: A callable returning the current aware UTC time (injectable for tests).
@@ -332,6 +334,8 @@ def cited_by_count(
 
 
 _T = TypeVar("_T")
+_A = TypeVar("_A")
+_P = ParamSpec("_P")
 
 
 class _Record(Protocol):
@@ -354,6 +358,34 @@ def paper_or_none(
         return work(identifier).paper
     except NotFoundError:
         return None
+
+
+def with_first(
+    fn: Callable[Concatenate[_A, _P], _T], first: _A, *, name: str, doc: str
+) -> Callable[_P, _T]:
+    """``fn`` with its first argument fixed: a named, documented function of the others.
+
+    For public functions that differ only in that argument (a request builder per endpoint):
+    the signature and body are written once, in ``fn``; each public name binds its value. The
+    result shows ``fn``'s other parameters as its signature and checks like it.
+
+    >>> def greet(greeting: str, name: str, *, end: str = "!") -> str:
+    ...     return f"{greeting}, {name}{end}"
+    >>> hello = with_first(greet, "Hello", name="hello", doc="Say hello.")
+    >>> hello("you"), hello.__name__, str(inspect.signature(hello))
+    ('Hello, you!', 'hello', "(name: 'str', *, end: 'str' = '!') -> 'str'")
+    """
+
+    def bound(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return fn(first, *args, **kwargs)
+
+    signature = inspect.signature(fn)
+    rest = list(signature.parameters.values())[1:]
+    bound.__dict__["__signature__"] = signature.replace(parameters=rest)
+    bound.__name__ = bound.__qualname__ = name
+    bound.__doc__ = doc
+    bound.__module__ = fn.__module__
+    return bound
 
 
 def require_object(value: object, what: str) -> Mapping[str, Any]:

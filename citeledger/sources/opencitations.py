@@ -44,6 +44,7 @@ from citeledger.sources._common import (
     read_each,
     require_object,
     utc_now,
+    with_first,
 )
 from citeledger.sources._http import EdgeOptions, HttpSource
 from citeledger.sources._transport import Request
@@ -182,10 +183,17 @@ def _request(
     operation: str,
     identifier: Identifier | str,
     *,
-    version: str,
-    base_url: str | None,
-    access_token: str | None,
+    version: str = "v2",
+    base_url: str | None = None,
+    access_token: str | None = None,
 ) -> Request:
+    """``GET /{operation}/{id}``: the body of the request builders below.
+
+    >>> build_citations_request("10.1108/jd-12-2013-0166", version="v1").url
+    'https://opencitations.net/index/coci/api/v1/citations/10.1108/jd-12-2013-0166'
+    >>> build_citations_request("10.1108/jd-12-2013-0166").url
+    'https://api.opencitations.net/index/v2/citations/doi:10.1108/jd-12-2013-0166'
+    """
     if version not in ("v1", "v2"):
         raise ValueError(f"version must be 'v1' or 'v2', got {version!r}")
     root = (base_url or (COCI_BASE_URL if version == "v1" else INDEX_BASE_URL)).rstrip("/")
@@ -197,49 +205,15 @@ def _request(
     )
 
 
-def build_citations_request(
-    identifier: Identifier | str,
-    *,
-    version: str = "v2",
-    base_url: str | None = None,
-    access_token: str | None = None,
-) -> Request:
-    """``GET /citations/{id}``: works citing ``identifier``.
-
-    >>> build_citations_request("10.1108/jd-12-2013-0166", version="v1").url
-    'https://opencitations.net/index/coci/api/v1/citations/10.1108/jd-12-2013-0166'
-    >>> build_citations_request("10.1108/jd-12-2013-0166").url
-    'https://api.opencitations.net/index/v2/citations/doi:10.1108/jd-12-2013-0166'
-    """
-    return _request(
-        "citations", identifier, version=version, base_url=base_url, access_token=access_token
+# A builder per operation (``build_{operation}_request``): ``_request`` with the operation bound.
+build_citations_request, build_references_request, build_citation_count_request = (
+    with_first(_request, operation, name=f"build_{operation.replace('-', '_')}_request", doc=doc)
+    for operation, doc in (
+        ("citations", "``GET /citations/{id}``: works citing ``identifier``."),
+        ("references", "``GET /references/{id}``: works ``identifier`` cites."),
+        ("citation-count", "``GET /citation-count/{id}``."),
     )
-
-
-def build_references_request(
-    identifier: Identifier | str,
-    *,
-    version: str = "v2",
-    base_url: str | None = None,
-    access_token: str | None = None,
-) -> Request:
-    """``GET /references/{id}``: works ``identifier`` cites."""
-    return _request(
-        "references", identifier, version=version, base_url=base_url, access_token=access_token
-    )
-
-
-def build_citation_count_request(
-    identifier: Identifier | str,
-    *,
-    version: str = "v2",
-    base_url: str | None = None,
-    access_token: str | None = None,
-) -> Request:
-    """``GET /citation-count/{id}``."""
-    return _request(
-        "citation-count", identifier, version=version, base_url=base_url, access_token=access_token
-    )
+)
 
 
 # --------------------------------------------------------------------------- the edge
