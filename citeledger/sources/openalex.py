@@ -48,8 +48,6 @@ from citeledger.model import (
     NoticeCheck,
     Observation,
     Paper,
-    Reference,
-    Resolution,
 )
 from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
@@ -78,6 +76,7 @@ from citeledger.sources._protocols import CORE
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
+    from citeledger.model import Reference, Resolution
     from citeledger.sources._transport import Request
 
 __all__ = [
