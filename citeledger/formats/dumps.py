@@ -45,7 +45,7 @@ import os
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, Generic, TypedDict, TypeVar, Unpack
 
 from attrs import frozen
 
@@ -64,6 +64,7 @@ __all__ = [
     "DEFAULT_MAX_RATIO",
     "DEFAULT_MAX_RECORD_BYTES",
     "DumpLimits",
+    "DumpOptions",
     "iter_crossref_items",
     "iter_openalex_works",
     "iter_opencitations_csv",
@@ -105,6 +106,58 @@ class DumpLimits:
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
     max_bytes: int | None = DEFAULT_MAX_BYTES
     max_ratio: float | None = DEFAULT_MAX_RATIO
+
+
+class DumpOptions(TypedDict, total=False):
+    """The keyword options every dump reader takes (none required; see the module docs).
+
+    Keys:
+        progress: Called with the number of records read so far (``True``: a tqdm bar).
+        progress_every: Records between two progress calls (default 10,000).
+        max_record_bytes: Largest decompressed record / line (default 32 MiB).
+        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
+        max_ratio: Largest decompression ratio per file (default 200; None: off).
+        on_unreadable: Called with each record that cannot be read (what that is, each reader
+            says), and reading goes on; None raises a ParseError instead.
+
+    .. versionadded:: 0.2.0
+       The options each reader took as keywords before, stated once.
+    """
+
+    progress: Callable[[int], None] | bool | None
+    progress_every: int
+    max_record_bytes: int
+    max_bytes: int | None
+    max_ratio: float | None
+    on_unreadable: Callable[[UnreadableItem], None] | None
+
+
+@frozen
+class _Reading:
+    """One reader call's :class:`DumpOptions`, defaults filled in."""
+
+    limits: DumpLimits
+    progress: Callable[[int], None] | bool | None
+    progress_every: int
+    on_unreadable: Callable[[UnreadableItem], None] | None
+
+    @classmethod
+    def of(cls, reader: str, options: DumpOptions) -> _Reading:
+        """The options given to ``reader``; an unknown one is a TypeError, as for a keyword."""
+        unknown = sorted(options.keys() - DumpOptions.__optional_keys__)
+        if unknown:
+            raise TypeError(f"{reader}() got an unexpected keyword argument {unknown[0]!r}")
+        limits = DumpLimits(
+            max_record_bytes=options.get("max_record_bytes", DEFAULT_MAX_RECORD_BYTES),
+            max_bytes=options.get("max_bytes", DEFAULT_MAX_BYTES),
+            max_ratio=options.get("max_ratio", DEFAULT_MAX_RATIO),
+        )
+        every = options.get("progress_every", 10_000)
+        return cls(limits, options.get("progress"), every, options.get("on_unreadable"))
+
+    def start(self) -> tuple[_Meter, _Counter]:
+        """The byte meter and the progress counter of the call, when reading starts."""
+        return _Meter(self.limits), _Counter(self.progress, self.progress_every)
 
 
 class _CountingReader(io.RawIOBase):
@@ -330,30 +383,64 @@ def _parsed(
         yield value
 
 
+@frozen
+class _JsonDump:
+    """How a JSON dump is laid out: its files, and where in a file the records are.
+
+    Args:
+        files: The suffixes of the files a directory search takes.
+        members: The suffixes of the decompressed files.
+        items: The top-level array holding the records of a ``.json`` file; None: every file is
+            JSON Lines, one record per line (a ``.jsonl`` file always is).
+    """
+
+    files: tuple[str, ...]
+    members: tuple[str, ...]
+    items: str | None = None
+
+    def read(
+        self,
+        paths: PathLike | Iterable[PathLike],
+        parse: Callable[[dict[str, Any]], _T] | None,
+        reading: _Reading,
+    ) -> Iterator[Any]:
+        """Each record of ``paths`` (or ``parse(record)``), in file order."""
+        meter, counter = reading.start()
+        on_unreadable = reading.on_unreadable
+        for path in _files(paths, self.files):
+            items = None if ".jsonl" in path.name else self.items
+            for src in _opened(path, self.members):
+                records = (
+                    _json_lines(src, meter, counter, on_unreadable)
+                    if items is None
+                    else _json_items(src, meter, counter, items, on_unreadable)
+                )
+                yield from _parsed(records, parse, on_unreadable)
+            counter.flush()
+
+
+_OPENALEX = _JsonDump(files=(".gz", ".jsonl", ".json"), members=(".jsonl", ".json"))
+_CROSSREF = _JsonDump(
+    files=(".json.gz", ".jsonl.gz", ".json", ".jsonl"),
+    members=(".json", ".jsonl"),
+    items="items",
+)
+
+
 def iter_openalex_works(
     paths: PathLike | Iterable[PathLike],
     *,
-    progress: Callable[[int], None] | bool | None = None,
-    progress_every: int = 10_000,
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    max_ratio: float | None = DEFAULT_MAX_RATIO,
     parse: Callable[[dict[str, Any]], _T] | None = None,
-    on_unreadable: Callable[[UnreadableItem], None] | None = None,
+    **options: Unpack[DumpOptions],
 ) -> Iterator[Any]:
     """Stream the works of an OpenAlex snapshot (JSON Lines, gzip or plain).
 
     Args:
         paths: A ``part_*.gz`` file, a directory (``*.gz``, ``*.jsonl``, ``*.json`` files found
             recursively, sorted) or a list of them.
-        progress: Called with the number of works read so far.
-        progress_every: Records between two progress calls.
-        max_record_bytes: Largest line (default 32 MiB).
-        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
-        max_ratio: Largest decompression ratio per file (default 200; None: off).
         parse: Applied to each work dict (e.g. an OpenAlex work parser); dicts when None.
-        on_unreadable: Called with each line that is not a JSON object (or that ``parse``
-            rejects with a ParseError), and reading goes on; None raises instead.
+        **options: :class:`DumpOptions` (progress, limits); ``on_unreadable`` is called with
+            each line that is not a JSON object (or that ``parse`` rejects with a ParseError).
 
     Yields:
         One dict (or ``parse(dict)``) per work, in file order.
@@ -365,14 +452,7 @@ def iter_openalex_works(
     .. versionchanged:: 0.1.0
        ``on_unreadable``.
     """
-    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
-    meter, counter = _Meter(limits), _Counter(progress, progress_every)
-    for path in _files(paths, (".gz", ".jsonl", ".json")):
-        for src in _opened(path, (".jsonl", ".json")):
-            yield from _parsed(
-                _json_lines(src, meter, counter, on_unreadable), parse, on_unreadable
-            )
-        counter.flush()
+    return _OPENALEX.read(paths, parse, _Reading.of("iter_openalex_works", options))
 
 
 # --------------------------------------------------------------------------- Crossref
@@ -496,13 +576,8 @@ def _json_items(
 def iter_crossref_items(
     paths: PathLike | Iterable[PathLike],
     *,
-    progress: Callable[[int], None] | bool | None = None,
-    progress_every: int = 10_000,
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    max_ratio: float | None = DEFAULT_MAX_RATIO,
     parse: Callable[[dict[str, Any]], _T] | None = None,
-    on_unreadable: Callable[[UnreadableItem], None] | None = None,
+    **options: Unpack[DumpOptions],
 ) -> Iterator[Any]:
     """Stream the work records of the Crossref public data file.
 
@@ -512,14 +587,9 @@ def iter_crossref_items(
     Args:
         paths: A file, a directory (searched recursively for ``.json.gz``, ``.jsonl.gz``,
             ``.json``, ``.jsonl``) or a list of them.
-        progress: Called with the number of records read so far.
-        progress_every: Records between two progress calls.
-        max_record_bytes: Largest record (default 32 MiB).
-        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
-        max_ratio: Largest decompression ratio per file (default 200; None: off).
         parse: Applied to each item dict (e.g. a Crossref work parser); dicts when None.
-        on_unreadable: Called with each element or line that is not a JSON object (or that
-            ``parse`` rejects with a ParseError), and reading goes on; None raises instead.
+        **options: :class:`DumpOptions` (progress, limits); ``on_unreadable`` is called with
+            each element or line that is not a JSON object (or that ``parse`` rejects).
 
     Raises:
         ParseError: invalid JSON, an element that is not an object (without
@@ -528,18 +598,7 @@ def iter_crossref_items(
     .. versionchanged:: 0.1.0
        ``on_unreadable``.
     """
-    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
-    meter, counter = _Meter(limits), _Counter(progress, progress_every)
-    for path in _files(paths, (".json.gz", ".jsonl.gz", ".json", ".jsonl")):
-        lines = ".jsonl" in path.name
-        for src in _opened(path, (".json", ".jsonl")):
-            records = (
-                _json_lines(src, meter, counter, on_unreadable)
-                if lines
-                else _json_items(src, meter, counter, "items", on_unreadable)
-            )
-            yield from _parsed(records, parse, on_unreadable)
-        counter.flush()
+    return _CROSSREF.read(paths, parse, _Reading.of("iter_crossref_items", options))
 
 
 # --------------------------------------------------------------------------- OpenCitations
@@ -581,16 +640,27 @@ def _csv_row(text: str) -> list[str]:
     return rows[0]
 
 
+@frozen
+class _CsvDump(Generic[_T]):
+    """An OpenCitations CSV dump: the columns it must have, and what a row becomes.
+
+    Args:
+        required: Columns the header must name.
+        what: The kind of dump, for errors ("citation": "not an OpenCitations citation CSV").
+        convert: A row (column name to value) as the value yielded.
+    """
+
+    required: tuple[str, ...]
+    what: str
+    convert: Callable[[dict[str, str]], _T]
+
+    def read(self, paths: PathLike | Iterable[PathLike], reading: _Reading) -> Iterator[_T]:
+        """The records of ``paths``, in file order."""
+        return _csv_records(self, paths, reading)
+
+
 def _csv_records(
-    paths: PathLike | Iterable[PathLike],
-    *,
-    required: tuple[str, ...],
-    what: str,
-    convert: Callable[[dict[str, str]], _T],
-    progress: Callable[[int], None] | bool | None,
-    progress_every: int,
-    limits: DumpLimits,
-    on_unreadable: Callable[[UnreadableItem], None] | None,
+    dump: _CsvDump[_T], paths: PathLike | Iterable[PathLike], reading: _Reading
 ) -> Iterator[_T]:
     """Records of CSV dumps, read line by line so every bad line costs that line only.
 
@@ -598,7 +668,8 @@ def _csv_records(
     or has the wrong number of fields is one unreadable record (reported with its line number,
     or raised without ``on_unreadable``); reading resumes at the next line.
     """
-    meter, counter = _Meter(limits), _Counter(progress, progress_every)
+    meter, counter = reading.start()
+    limits, on_unreadable, what = reading.limits, reading.on_unreadable, dump.what
     for path in _files(paths, (".zip", ".csv.gz", ".csv")):
         for src in _opened(path, (".csv",)):
             lines = _csv_lines(src, meter)
@@ -615,7 +686,7 @@ def _csv_records(
                 header = _csv_row(first[1].decode("utf-8-sig"))
             except (csv.Error, UnicodeDecodeError) as exc:
                 raise ParseError(f"{src.name}: malformed CSV header: {exc}") from exc
-            if any(col not in header for col in required):
+            if any(col not in header for col in dump.required):
                 raise ParseError(f"{src.name}: not an OpenCitations {what} CSV (header {header})")
             while True:
                 item = pending.pop(0) if pending else next(lines, None)
@@ -662,7 +733,7 @@ def _csv_records(
                     bad(lineno, reason, data)
                     continue
                 try:
-                    record = convert(dict(zip(header, row, strict=True)))
+                    record = dump.convert(dict(zip(header, row, strict=True)))
                 except ParseError as exc:
                     error = ParseError(f"{src.name}: line {lineno}: {exc}")
                     error.__cause__ = exc
@@ -673,15 +744,12 @@ def _csv_records(
         counter.flush()
 
 
+_CITATIONS = _CsvDump(required=("citing", "cited"), what="citation", convert=link_from_row)
+_META = _CsvDump(required=("id", "title"), what="Meta", convert=paper_from_meta_row)
+
+
 def iter_opencitations_csv(
-    paths: PathLike | Iterable[PathLike],
-    *,
-    progress: Callable[[int], None] | bool | None = None,
-    progress_every: int = 10_000,
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    max_ratio: float | None = DEFAULT_MAX_RATIO,
-    on_unreadable: Callable[[UnreadableItem], None] | None = None,
+    paths: PathLike | Iterable[PathLike], **options: Unpack[DumpOptions]
 ) -> Iterator[CitationLink]:
     """Stream the citations of OpenCitations CSV dumps (Index v2 or COCI).
 
@@ -690,13 +758,8 @@ def iter_opencitations_csv(
 
     Args:
         paths: A ``.zip``, ``.csv.gz`` or ``.csv`` file, a directory of them, or a list.
-        progress: Called with the number of citations read so far.
-        progress_every: Records between two progress calls.
-        max_record_bytes: Largest line (default 32 MiB).
-        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
-        max_ratio: Largest decompression ratio per file (default 200; None: off).
-        on_unreadable: Called with each row that cannot be read (no citing or cited id, a bad
-            date), and reading goes on; None raises instead.
+        **options: :class:`DumpOptions` (progress, limits); ``on_unreadable`` is called with
+            each row that cannot be read (no citing or cited id, a bad date).
 
     Raises:
         ParseError: a file without ``citing``/``cited`` columns, a bad row (without
@@ -705,28 +768,11 @@ def iter_opencitations_csv(
     .. versionchanged:: 0.1.0
        ``on_unreadable``.
     """
-    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
-    return _csv_records(
-        paths,
-        required=("citing", "cited"),
-        what="citation",
-        convert=link_from_row,
-        progress=progress,
-        progress_every=progress_every,
-        limits=limits,
-        on_unreadable=on_unreadable,
-    )
+    return _CITATIONS.read(paths, _Reading.of("iter_opencitations_csv", options))
 
 
 def iter_opencitations_meta_csv(
-    paths: PathLike | Iterable[PathLike],
-    *,
-    progress: Callable[[int], None] | bool | None = None,
-    progress_every: int = 10_000,
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    max_ratio: float | None = DEFAULT_MAX_RATIO,
-    on_unreadable: Callable[[UnreadableItem], None] | None = None,
+    paths: PathLike | Iterable[PathLike], **options: Unpack[DumpOptions]
 ) -> Iterator[Paper]:
     """Stream the works of OpenCitations Meta CSV dumps as :class:`~citeledger.model.Paper`.
 
@@ -737,14 +783,4 @@ def iter_opencitations_meta_csv(
     Raises:
         ParseError: a file without ``id``/``title`` columns, a bad row, or a limit exceeded.
     """
-    limits = DumpLimits(max_record_bytes=max_record_bytes, max_bytes=max_bytes, max_ratio=max_ratio)
-    return _csv_records(
-        paths,
-        required=("id", "title"),
-        what="Meta",
-        convert=paper_from_meta_row,
-        progress=progress,
-        progress_every=progress_every,
-        limits=limits,
-        on_unreadable=on_unreadable,
-    )
+    return _META.read(paths, _Reading.of("iter_opencitations_meta_csv", options))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from attrs import frozen
 
 from citeledger.errors import InvalidIdentifier, ParseError
+from citeledger.formats._asserted import asserted_resolution
 from citeledger.identifiers import Identifier, parse_identifier
 from citeledger.model import (
     Author,
@@ -28,8 +29,6 @@ from citeledger.model import (
     Method,
     Observation,
     Paper,
-    Resolution,
-    ResolutionState,
     WorkType,
 )
 
@@ -204,13 +203,9 @@ class CitationLink:
         cited = Paper(identifiers=self.cited_identifiers, source=NAME)
         resolution = None
         if cited.identifiers:
-            resolution = Resolution(
-                state=ResolutionState.VERIFIED_EXACT,
-                method=Method.for_scheme(cited.identifiers[0].scheme),
-                target=cited,
-                score=100.0,
-                reason="OpenCitations asserts the citation between these identifiers",
-            )
+            method = Method.for_scheme(cited.identifiers[0].scheme)
+            reason = "OpenCitations asserts the citation between these identifiers"
+            resolution = asserted_resolution(cited, method, reason)
         return Observation(
             direction=direction,
             citing=citing,

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from citeledger.errors import CiteledgerError, InvalidResponseError, ParseError, UnsafeXMLError
+from citeledger.errors import (
+    CiteledgerError,
+    InvalidResponseError,
+    NotFoundError,
+    ParseError,
+    UnsafeXMLError,
+)
 from citeledger.formats._xml import safe_xml
 from citeledger.identifiers import IDENTIFIER_TYPES, Identifier, parse_identifier
 from citeledger.model import (
@@ -26,6 +33,7 @@ from citeledger.model import (
     MeasurementKind,
     NoticeCheck,
     NoticeStatus,
+    Paper,
 )
 from citeledger.sources import UnreadableItem, describe_unreadable
 from citeledger.sources._policy import error_detail
@@ -55,11 +63,13 @@ __all__ = [
     "load_named_json",
     "make_transport",
     "notice_check",
+    "paper_or_none",
     "payload_shape",
     "read_each",
     "refuse_unreadable",
     "require_object",
     "utc_now",
+    "with_first",
 ]
 
 #: A callable returning the current aware UTC time (injectable for tests).
@@ -324,6 +334,58 @@ def cited_by_count(
 
 
 _T = TypeVar("_T")
+_A = TypeVar("_A")
+_P = ParamSpec("_P")
+
+
+class _Record(Protocol):
+    """A source's full record of a work, holding the work's paper."""
+
+    @property
+    def paper(self) -> Paper: ...
+
+
+def paper_or_none(
+    work: Callable[[Identifier | str], _Record], identifier: Identifier | str
+) -> Paper | None:
+    """The paper of ``work(identifier)``, or None when the source does not know the work.
+
+    The body of :meth:`~citeledger.sources.PaperSource.paper` for an adapter that reads a full
+    record (its ``work()``): only a 404 (:class:`~citeledger.errors.NotFoundError`) is None,
+    every other failure raises.
+    """
+    try:
+        return work(identifier).paper
+    except NotFoundError:
+        return None
+
+
+def with_first(
+    fn: Callable[Concatenate[_A, _P], _T], first: _A, *, name: str, doc: str
+) -> Callable[_P, _T]:
+    """``fn`` with its first argument fixed: a named, documented function of the others.
+
+    For public functions that differ only in that argument (a request builder per endpoint):
+    the signature and body are written once, in ``fn``; each public name binds its value. The
+    result shows ``fn``'s other parameters as its signature and checks like it.
+
+    >>> def greet(greeting: str, name: str, *, end: str = "!") -> str:
+    ...     return f"{greeting}, {name}{end}"
+    >>> hello = with_first(greet, "Hello", name="hello", doc="Say hello.")
+    >>> hello("you"), hello.__name__, str(inspect.signature(hello))
+    ('Hello, you!', 'hello', "(name: 'str', *, end: 'str' = '!') -> 'str'")
+    """
+
+    def bound(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return fn(first, *args, **kwargs)
+
+    signature = inspect.signature(fn)
+    rest = list(signature.parameters.values())[1:]
+    bound.__dict__["__signature__"] = signature.replace(parameters=rest)
+    bound.__name__ = bound.__qualname__ = name
+    bound.__doc__ = doc
+    bound.__module__ = fn.__module__
+    return bound
 
 
 def require_object(value: object, what: str) -> Mapping[str, Any]:

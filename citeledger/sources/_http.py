@@ -8,9 +8,12 @@ the few ways an answer is read (JSON, XML or bytes through a parser), each turni
 body into :class:`~citeledger.errors.InvalidResponseError`. The edge only calls the
 ``Transport`` protocol.
 
-The adapter keeps ``transport`` (an :class:`EdgeTransport` attribute reading and writing its
-edge's) and ``with_transport()`` (:meth:`HttpEdge.clone_onto`), so it satisfies
-:class:`~citeledger.sources.TransportBound` and the ledger can share one request memo per build.
+Every web adapter derives from :class:`HttpSource`, which holds the rest once: the keyword
+options each constructor takes to reach its service (:class:`EdgeOptions`, with ``mailto``
+:class:`ContactOptions`), the edge built from them, ``transport`` (an :class:`EdgeTransport`
+attribute reading and writing the edge's) and ``with_transport()``
+(:meth:`HttpEdge.clone_onto`), so an adapter satisfies :class:`~citeledger.sources.TransportBound`
+and the ledger can share one request memo per build.
 
 >>> edge = HttpEdge.build(
 ...     "demo", transport=None, session=None, policy=None, min_interval=0.0, api_key="s3cret"
@@ -24,7 +27,7 @@ edge's) and ``with_transport()`` (:meth:`HttpEdge.clone_onto`), so it satisfies
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypedDict, TypeVar, overload
 
 import attrs
 from attrs import field, frozen
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
 
     from citeledger.sources._transport import Request, Response, RetryPolicy, Transport
 
-__all__ = ["EdgeTransport", "HttpEdge"]
+__all__ = ["ContactOptions", "EdgeOptions", "EdgeTransport", "HttpEdge", "HttpSource"]
 
 _T = TypeVar("_T")
 _Owner = TypeVar("_Owner", bound="_HasEdge")
@@ -213,3 +216,85 @@ class EdgeTransport:
 
     def __set__(self, obj: _HasEdge, value: Transport) -> None:
         obj._http = obj._http.with_transport(value)  # noqa: SLF001 - the edge owns _http
+
+
+class EdgeOptions(TypedDict, total=False):
+    """The keyword options every web adapter's constructor takes to reach its service.
+
+    Each adapter documents them among its own arguments and gives its own ``min_interval``
+    default; none is required.
+
+    Keys:
+        base_url: Replaces the service root.
+        api_key: The service's secret (API key, token), never shown.
+        transport: Send through this transport (then ``session``, ``policy`` and
+            ``min_interval`` are not used).
+        session: A :class:`requests.Session` (or ``requests_cache.CachedSession``) for the
+            default transport.
+        policy: Retry policy of the default transport.
+        min_interval: Seconds between requests of the default transport.
+    """
+
+    base_url: str | None
+    api_key: str | None
+    transport: Transport | None
+    session: requests.Session | None
+    policy: RetryPolicy | None
+    min_interval: float
+
+
+class ContactOptions(EdgeOptions, total=False):
+    """:class:`EdgeOptions` and ``mailto``, a contact address put in the User-Agent."""
+
+    mailto: str | None
+
+
+class HttpSource:
+    """The base of a web adapter: the edge it sends through, built from its :class:`EdgeOptions`.
+
+    A subclass sets ``name`` (and ``_accepts`` when its constructor also takes ``mailto``) and
+    calls :meth:`_connect` from its constructor with the options it was given.
+    """
+
+    #: Short stable name ("crossref"), carried by every request and error.
+    name: str
+    #: The option names the constructor takes besides its own arguments.
+    _accepts: ClassVar[frozenset[str]] = EdgeOptions.__optional_keys__
+    transport = EdgeTransport()
+    _http: HttpEdge
+
+    def _connect(
+        self,
+        options: EdgeOptions,
+        *,
+        base_url: str | None,
+        min_interval: float,
+        mailto: str | None = None,
+        secret_headers: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        """Build the edge from the constructor's ``options`` and the adapter's own defaults.
+
+        Raises:
+            TypeError: an option the adapter does not take, as Python says it of a keyword.
+        """
+        unknown = sorted(options.keys() - self._accepts)
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                f"{unknown[0]!r}"
+            )
+        self._http = HttpEdge.build(
+            self.name,
+            transport=options.get("transport"),
+            session=options.get("session"),
+            policy=options.get("policy"),
+            min_interval=options.get("min_interval", min_interval),
+            mailto=mailto,
+            base_url=base_url,
+            api_key=options.get("api_key"),
+            secret_headers=secret_headers,
+        )
+
+    def with_transport(self, transport: Transport) -> Self:
+        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
+        return self._http.clone_onto(self, transport)

@@ -13,7 +13,7 @@ docstring; :data:`CAPABILITY_PROTOCOLS` maps the two. Every name is re-exported 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, Final, Protocol, Self, runtime_checkable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -49,6 +49,21 @@ class Capability(enum.StrEnum):
     #: A citing work's own reference list read for the inbound check
     #: (:class:`FullTextSource`, then a :class:`ReferenceSource` keeping the printed order).
     INBOUND_CHECK = "inbound_check"
+
+
+#: The optional page hooks (:class:`CitedByYearSource` ... :class:`ObservationIdSource`).
+PAGE_HOOKS: Final = frozenset(
+    {
+        Capability.CITED_BY_YEAR,
+        Capability.AREA_PROFILE,
+        Capability.CITING_COUNTS,
+        Capability.OBSERVATION_IDS,
+    }
+)
+#: The capabilities a source's ``capabilities`` gate: every one but the page hooks and
+#: ``INBOUND_CHECK`` (paper, references, citations, events, counts, search). An adapter states
+#: its own as this set less what it cannot answer, or plus the hooks it keeps.
+CORE: Final = frozenset(Capability) - PAGE_HOOKS - {Capability.INBOUND_CHECK}
 
 
 @runtime_checkable

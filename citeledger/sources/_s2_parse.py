@@ -16,6 +16,7 @@ from urllib.parse import quote
 from attrs import field, frozen
 
 from citeledger.errors import InvalidIdentifier, ParseError
+from citeledger.formats._asserted import asserted_resolution
 from citeledger.identifiers import (
     PMCID,
     PMID,
@@ -34,8 +35,6 @@ from citeledger.model import (
     Observation,
     Paper,
     Reference,
-    Resolution,
-    ResolutionState,
     WorkType,
 )
 from citeledger.sources import UnreadableItem
@@ -45,6 +44,7 @@ from citeledger.sources._common import (
     payload_shape,
     read_each,
     refuse_unreadable,
+    with_first,
 )
 from citeledger.sources._transport import Request
 
@@ -276,12 +276,13 @@ def _listing_request(
     kind: str,
     identifier: Identifier | str,
     *,
-    offset: int,
-    limit: int,
-    base_url: str | None,
-    api_key: str | None,
-    fields: str,
+    offset: int = 0,
+    limit: int = 100,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    fields: str = LINK_FIELDS,
 ) -> Request:
+    """``GET /paper/{id}/{kind}``: the body of the listing builders below."""
     if not 1 <= limit <= MAX_PAGE:
         raise ValueError(f"limit must be within 1-{MAX_PAGE}, got {limit}")
     if offset < 0 or offset + limit > MAX_WINDOW:
@@ -294,54 +295,20 @@ def _listing_request(
     )
 
 
-def build_references_request(
-    identifier: Identifier | str,
-    *,
-    offset: int = 0,
-    limit: int = 100,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    fields: str = LINK_FIELDS,
-) -> Request:
-    """``GET /paper/{id}/references?fields=...&offset=...&limit=...``.
+# A builder per listing (``build_{kind}_request``): ``_listing_request`` with the kind bound.
+build_references_request, build_citations_request = (
+    with_first(
+        _listing_request,
+        kind,
+        name=f"build_{kind}_request",
+        doc=f"""``GET /paper/{{id}}/{kind}?fields=...&offset=...&limit=...``.
 
     Raises:
         ValueError: ``limit`` above 1,000 or ``offset + limit`` above 9,999 (S2's caps).
-    """
-    return _listing_request(
-        "references",
-        identifier,
-        offset=offset,
-        limit=limit,
-        base_url=base_url,
-        api_key=api_key,
-        fields=fields,
+    """,
     )
-
-
-def build_citations_request(
-    identifier: Identifier | str,
-    *,
-    offset: int = 0,
-    limit: int = 100,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    fields: str = LINK_FIELDS,
-) -> Request:
-    """``GET /paper/{id}/citations?fields=...&offset=...&limit=...``.
-
-    Raises:
-        ValueError: ``limit`` above 1,000 or ``offset + limit`` above 9,999 (S2's caps).
-    """
-    return _listing_request(
-        "citations",
-        identifier,
-        offset=offset,
-        limit=limit,
-        base_url=base_url,
-        api_key=api_key,
-        fields=fields,
-    )
+    for kind in ("references", "citations")
+)
 
 
 def build_search_request(
@@ -687,13 +654,7 @@ def link_observation(
     """
     inbound = direction is Direction.INBOUND
     citing, cited = (link.paper, subject) if inbound else (subject, link.paper)
-    resolution = Resolution(
-        state=ResolutionState.VERIFIED_EXACT,
-        method=Method.S2,
-        target=cited,
-        score=100.0,
-        reason="Semantic Scholar asserts the citation link",
-    )
+    resolution = asserted_resolution(cited, Method.S2, "Semantic Scholar asserts the citation link")
     return Observation(
         direction=direction,
         citing=citing,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Unpack
 
 import attrs
 from attrs import frozen
@@ -46,18 +46,16 @@ from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, no
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources._common import as_identifier, join_url, payload_shape
-from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._http import ContactOptions, HttpSource
 from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-    import requests
     from lxml import etree
 
     from citeledger.model import Reference
-    from citeledger.sources._transport import RetryPolicy, Transport
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -387,7 +385,7 @@ def _arxiv_id(identifier: Identifier | str) -> ArxivId:
     raise InvalidIdentifier(str(ident), "arXiv looks works up by arXiv id only", scheme="arxiv")
 
 
-class ArxivSource:
+class ArxivSource(HttpSource):
     """The arXiv API as a :class:`~citeledger.sources.Source` (paper and search).
 
     Args:
@@ -409,29 +407,18 @@ class ArxivSource:
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
     capabilities = frozenset({Capability.PAPER, Capability.SEARCH})
-    transport = EdgeTransport()
+    _accepts = ContactOptions.__optional_keys__
 
     def __init__(
-        self,
-        *,
-        base_url: str | None = None,
-        mailto: str | None = None,
-        api_key: str | None = None,  # noqa: ARG002 - arXiv has no API keys
-        transport: Transport | None = None,
-        session: requests.Session | None = None,
-        policy: RetryPolicy | None = None,
-        min_interval: float = MIN_INTERVAL,
-        page_size: int = DEFAULT_PAGE_SIZE,
+        self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Unpack[ContactOptions]
     ) -> None:
         self.page_size = page_size
-        self._http = HttpEdge.build(
-            self.name,
-            transport=transport,
-            session=session,
-            policy=policy,
-            min_interval=min_interval,
-            mailto=mailto,
-            base_url=base_url or DEFAULT_BASE_URL,
+        options.pop("api_key", None)  # arXiv has no API keys: accepted, never sent or shown
+        self._connect(
+            options,
+            base_url=options.get("base_url") or DEFAULT_BASE_URL,
+            min_interval=MIN_INTERVAL,
+            mailto=options.get("mailto"),
         )
 
     @property
@@ -441,10 +428,6 @@ class ArxivSource:
 
     def __repr__(self) -> str:
         return self._http.describe("ArxivSource", base_url=self.base_url)
-
-    def with_transport(self, transport: Transport) -> Self:
-        """A copy of this source sending through ``transport`` (settings kept)."""
-        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 

@@ -25,13 +25,20 @@ https://www.crossref.org/documentation/retrieve-metadata/rest-api/tips-for-using
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Unpack
 
-from citeledger.errors import InvalidIdentifier, NotFoundError
+from citeledger.errors import InvalidIdentifier
 from citeledger.identifiers import DOI, Identifier
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem
 from citeledger.sources import _crossref_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, cited_by_count, notice_check, utc_now
+from citeledger.sources._common import (
+    Clock,
+    as_identifier,
+    cited_by_count,
+    notice_check,
+    paper_or_none,
+    utc_now,
+)
 from citeledger.sources._crossref_parse import (
     SOURCE,
     CrossrefFailure,
@@ -49,16 +56,15 @@ from citeledger.sources._crossref_parse import (
     work_from_message,
     work_type,
 )
-from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._http import ContactOptions, HttpSource
 from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
+from citeledger.sources._protocols import CORE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
-    import requests
-
     from citeledger.model import Event, Measurement, NoticeCheck, Paper, Reference
-    from citeledger.sources._transport import Request, RetryPolicy, Transport
+    from citeledger.sources._transport import Request
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -99,7 +105,7 @@ def _doi(identifier: Identifier | str) -> DOI:
     raise InvalidIdentifier(str(ident), "Crossref looks works up by DOI only", scheme="doi")
 
 
-class CrossrefSource:
+class CrossrefSource(HttpSource):
     """The Crossref REST API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -124,49 +130,31 @@ class CrossrefSource:
     name = SOURCE
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
-    capabilities = frozenset(
-        {
-            Capability.PAPER,
-            Capability.REFERENCES,
-            Capability.EVENTS,
-            Capability.CITATION_COUNTS,
-            Capability.SEARCH,
-        }
-    )
-
-    transport = EdgeTransport()
+    capabilities = CORE - {Capability.CITATIONS}
+    _accepts = ContactOptions.__optional_keys__
 
     def __init__(
         self,
         *,
-        base_url: str | None = None,
-        mailto: str | None = None,
-        api_key: str | None = None,
-        transport: Transport | None = None,
-        session: requests.Session | None = None,
-        policy: RetryPolicy | None = None,
-        min_interval: float = MIN_INTERVAL,
         rows: int = 100,
         check_update_filter: bool = True,
         parse_unstructured: bool = True,
         clock: Clock = utc_now,
+        **options: Unpack[ContactOptions],
     ) -> None:
-        self.mailto = mailto
+        self.mailto = options.get("mailto")
         self.rows = rows
         self.check_update_filter = check_update_filter
         self.parse_unstructured = parse_unstructured
         self._clock = clock
         # Metadata Plus tokens go in a header, redacted wherever a request is shown.
+        api_key = options.get("api_key")
         token = (("Crossref-Plus-API-Token", f"Bearer {api_key}"),) if api_key else ()
-        self._http = HttpEdge.build(
-            self.name,
-            transport=transport,
-            session=session,
-            policy=policy,
-            min_interval=min_interval,
-            mailto=mailto,
-            base_url=base_url or DEFAULT_BASE_URL,
-            api_key=api_key,
+        self._connect(
+            options,
+            base_url=options.get("base_url") or DEFAULT_BASE_URL,
+            min_interval=MIN_INTERVAL,
+            mailto=self.mailto,
             secret_headers=token,
         )
 
@@ -177,10 +165,6 @@ class CrossrefSource:
 
     def __repr__(self) -> str:
         return self._http.describe("CrossrefSource", base_url=self.base_url, mailto=self.mailto)
-
-    def with_transport(self, transport: Transport) -> Self:
-        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
-        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 
@@ -212,10 +196,7 @@ class CrossrefSource:
 
     def paper(self, identifier: Identifier | str) -> Paper | None:
         """The work for a DOI, or None when Crossref does not know it (404)."""
-        try:
-            return self.work(identifier).paper
-        except NotFoundError:
-            return None
+        return paper_or_none(self.work, identifier)
 
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """The deposited reference list, in order, positions set (empty if none deposited).

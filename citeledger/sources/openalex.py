@@ -28,15 +28,15 @@ API documentation: https://docs.openalex.org/
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Unpack
 
 from citeledger.errors import (
     CiteledgerError,
     InvalidIdentifier,
-    NotFoundError,
     ParseError,
     SourceError,
 )
+from citeledger.formats._asserted import asserted_resolution
 from citeledger.identifiers import DOI, PMCID, PMID, Identifier, OpenAlexId
 from citeledger.model import (
     Direction,
@@ -48,15 +48,12 @@ from citeledger.model import (
     NoticeCheck,
     Observation,
     Paper,
-    Reference,
-    Resolution,
-    ResolutionState,
 )
 from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources import _openalex_parse as _parse
-from citeledger.sources._common import Clock, as_identifier, cited_by_count, utc_now
-from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._common import Clock, as_identifier, cited_by_count, paper_or_none, utc_now
+from citeledger.sources._http import ContactOptions, HttpSource
 from citeledger.sources._openalex_parse import (
     MAX_PER_PAGE,
     SOURCE,
@@ -74,13 +71,13 @@ from citeledger.sources._openalex_parse import (
     work_path,
 )
 from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
+from citeledger.sources._protocols import CORE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    import requests
-
-    from citeledger.sources._transport import Request, RetryPolicy, Transport
+    from citeledger.model import Reference, Resolution
+    from citeledger.sources._transport import Request
 
 __all__ = [
     "BATCH_SIZE",
@@ -115,16 +112,12 @@ MIN_INTERVAL = 0.1
 
 def _asserted_citation(cited: Paper) -> Resolution:
     # OpenAlex's filter=cites lists works whose reference lists OpenAlex resolved to ``cited``.
-    return Resolution(
-        state=ResolutionState.VERIFIED_EXACT,
-        method=Method.OPENALEX,
-        target=cited,
-        score=100.0,
-        reason="OpenAlex asserts this citation (filter=cites)",
+    return asserted_resolution(
+        cited, Method.OPENALEX, "OpenAlex asserts this citation (filter=cites)"
     )
 
 
-class OpenAlexSource:
+class OpenAlexSource(HttpSource):
     """The OpenAlex API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -149,44 +142,24 @@ class OpenAlexSource:
     references_in_order = False
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
-    capabilities = frozenset(
-        {
-            Capability.PAPER,
-            Capability.REFERENCES,
-            Capability.CITATIONS,
-            Capability.EVENTS,
-            Capability.CITATION_COUNTS,
-            Capability.SEARCH,
-            Capability.CITED_BY_YEAR,
-        }
-    )
-    transport = EdgeTransport()
+    capabilities = CORE | {Capability.CITED_BY_YEAR}
+    _accepts = ContactOptions.__optional_keys__
 
     def __init__(
         self,
         *,
-        base_url: str | None = None,
-        mailto: str | None = None,
-        api_key: str | None = None,
-        transport: Transport | None = None,
-        session: requests.Session | None = None,
-        policy: RetryPolicy | None = None,
-        min_interval: float = MIN_INTERVAL,
         per_page: int = MAX_PER_PAGE,
         clock: Clock = utc_now,
+        **options: Unpack[ContactOptions],
     ) -> None:
-        self.mailto = mailto
+        self.mailto = options.get("mailto")
         self.per_page = per_page
         self._clock = clock
-        self._http = HttpEdge.build(
-            self.name,
-            transport=transport,
-            session=session,
-            policy=policy,
-            min_interval=min_interval,
-            mailto=mailto,
-            base_url=base_url or DEFAULT_BASE_URL,
-            api_key=api_key,
+        self._connect(
+            options,
+            base_url=options.get("base_url") or DEFAULT_BASE_URL,
+            min_interval=MIN_INTERVAL,
+            mailto=self.mailto,
         )
 
     @property
@@ -196,10 +169,6 @@ class OpenAlexSource:
 
     def __repr__(self) -> str:
         return self._http.describe("OpenAlexSource", base_url=self.base_url, mailto=self.mailto)
-
-    def with_transport(self, transport: Transport) -> Self:
-        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
-        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 
@@ -233,10 +202,7 @@ class OpenAlexSource:
 
     def paper(self, identifier: Identifier | str) -> Paper | None:
         """The work, or None when OpenAlex does not know it (404)."""
-        try:
-            return self.work(identifier).paper
-        except NotFoundError:
-            return None
+        return paper_or_none(self.work, identifier)
 
     def references(self, identifier: Identifier | str) -> list[Reference]:
         """``referenced_works`` as references (W ids), positions in OpenAlex's list order.

@@ -20,7 +20,7 @@ becomes a :class:`~citeledger.model.Paper` without identifiers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Unpack
 from urllib.parse import quote
 
 from attrs import evolve, frozen
@@ -44,15 +44,15 @@ from citeledger.sources._common import (
     read_each,
     require_object,
     utc_now,
+    with_first,
 )
-from citeledger.sources._http import EdgeTransport, HttpEdge
-from citeledger.sources._transport import Request, RetryPolicy, Transport
+from citeledger.sources._http import EdgeOptions, HttpSource
+from citeledger.sources._transport import Request
 
 if TYPE_CHECKING:
     import datetime as dt
     from collections.abc import Callable, Iterator
 
-    import requests
 
 __all__ = [
     "COCI_BASE_URL",
@@ -183,10 +183,17 @@ def _request(
     operation: str,
     identifier: Identifier | str,
     *,
-    version: str,
-    base_url: str | None,
-    access_token: str | None,
+    version: str = "v2",
+    base_url: str | None = None,
+    access_token: str | None = None,
 ) -> Request:
+    """``GET /{operation}/{id}``: the body of the request builders below.
+
+    >>> build_citations_request("10.1108/jd-12-2013-0166", version="v1").url
+    'https://opencitations.net/index/coci/api/v1/citations/10.1108/jd-12-2013-0166'
+    >>> build_citations_request("10.1108/jd-12-2013-0166").url
+    'https://api.opencitations.net/index/v2/citations/doi:10.1108/jd-12-2013-0166'
+    """
     if version not in ("v1", "v2"):
         raise ValueError(f"version must be 'v1' or 'v2', got {version!r}")
     root = (base_url or (COCI_BASE_URL if version == "v1" else INDEX_BASE_URL)).rstrip("/")
@@ -198,55 +205,21 @@ def _request(
     )
 
 
-def build_citations_request(
-    identifier: Identifier | str,
-    *,
-    version: str = "v2",
-    base_url: str | None = None,
-    access_token: str | None = None,
-) -> Request:
-    """``GET /citations/{id}``: works citing ``identifier``.
-
-    >>> build_citations_request("10.1108/jd-12-2013-0166", version="v1").url
-    'https://opencitations.net/index/coci/api/v1/citations/10.1108/jd-12-2013-0166'
-    >>> build_citations_request("10.1108/jd-12-2013-0166").url
-    'https://api.opencitations.net/index/v2/citations/doi:10.1108/jd-12-2013-0166'
-    """
-    return _request(
-        "citations", identifier, version=version, base_url=base_url, access_token=access_token
+# A builder per operation (``build_{operation}_request``): ``_request`` with the operation bound.
+build_citations_request, build_references_request, build_citation_count_request = (
+    with_first(_request, operation, name=f"build_{operation.replace('-', '_')}_request", doc=doc)
+    for operation, doc in (
+        ("citations", "``GET /citations/{id}``: works citing ``identifier``."),
+        ("references", "``GET /references/{id}``: works ``identifier`` cites."),
+        ("citation-count", "``GET /citation-count/{id}``."),
     )
-
-
-def build_references_request(
-    identifier: Identifier | str,
-    *,
-    version: str = "v2",
-    base_url: str | None = None,
-    access_token: str | None = None,
-) -> Request:
-    """``GET /references/{id}``: works ``identifier`` cites."""
-    return _request(
-        "references", identifier, version=version, base_url=base_url, access_token=access_token
-    )
-
-
-def build_citation_count_request(
-    identifier: Identifier | str,
-    *,
-    version: str = "v2",
-    base_url: str | None = None,
-    access_token: str | None = None,
-) -> Request:
-    """``GET /citation-count/{id}``."""
-    return _request(
-        "citation-count", identifier, version=version, base_url=base_url, access_token=access_token
-    )
+)
 
 
 # --------------------------------------------------------------------------- the edge
 
 
-class OpenCitationsSource:
+class OpenCitationsSource(HttpSource):
     """OpenCitations (COCI v1 or Index v2) as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -270,34 +243,20 @@ class OpenCitationsSource:
     #: Cited DOIs in OpenCitations' listing order, no text: an identifier hint for the ledger's
     #: inbound check, never the citing paper's list (``ReferenceOrderSource``).
     references_in_order = False
-    transport = EdgeTransport()
 
     def __init__(
         self,
         *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        transport: Transport | None = None,
-        session: requests.Session | None = None,
         version: str = "v2",
-        min_interval: float = 0.5,
-        policy: RetryPolicy | None = None,
         now: Callable[[], dt.datetime] | None = None,
+        **options: Unpack[EdgeOptions],
     ) -> None:
         if version not in ("v1", "v2"):
             raise ValueError(f"version must be 'v1' or 'v2', got {version!r}")
         self.version = version
         self._now = now or utc_now
         # The token travels as the authorization header the request builders add (redacted).
-        self._http = HttpEdge.build(
-            NAME,
-            transport=transport,
-            session=session,
-            policy=policy,
-            min_interval=min_interval,
-            base_url=base_url,
-            api_key=api_key,
-        )
+        self._connect(options, base_url=options.get("base_url"), min_interval=0.5)
 
     @property
     def base_url(self) -> str | None:
@@ -308,10 +267,6 @@ class OpenCitationsSource:
         return self._http.describe(
             "OpenCitationsSource", version=self.version, base_url=self.base_url
         )
-
-    def with_transport(self, transport: Transport) -> Self:
-        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
-        return self._http.clone_onto(self, transport)
 
     def _kw(self) -> dict[str, Any]:
         return {

@@ -61,6 +61,7 @@ from citeledger.model import (
 from citeledger.page import AreaProfile, CitedByYear
 from citeledger.sources import Capability, Paged
 from citeledger.sources._common import as_identifier
+from citeledger.sources._protocols import CORE, PAGE_HOOKS
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -114,20 +115,8 @@ class SampleSource:
     """
 
     name = "sample"
-    capabilities = frozenset(
-        {
-            Capability.PAPER,
-            Capability.REFERENCES,
-            Capability.CITATIONS,
-            Capability.EVENTS,
-            Capability.CITATION_COUNTS,
-            Capability.SEARCH,
-            Capability.CITED_BY_YEAR,
-            Capability.AREA_PROFILE,
-            Capability.CITING_COUNTS,
-            Capability.OBSERVATION_IDS,
-        }
-    )
+    #: Every capability a source's ``capabilities`` gate, and every page hook.
+    capabilities = CORE | PAGE_HOOKS
 
     def __init__(self, *, data: Mapping[str, Any] | None = None) -> None:
         self._data: Mapping[str, Any] = data if data is not None else _load_data()

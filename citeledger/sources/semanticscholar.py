@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import TYPE_CHECKING, Any, Final, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar, Unpack
 
 import attrs
 
@@ -30,8 +30,9 @@ from citeledger.model import Direction, Measurement, MeasurementKind, Observatio
 from citeledger.page import CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem
 from citeledger.sources._common import as_identifier
-from citeledger.sources._http import EdgeTransport, HttpEdge
+from citeledger.sources._http import EdgeOptions, HttpSource
 from citeledger.sources._paging import PageBounds, PageGuard
+from citeledger.sources._protocols import CORE
 from citeledger.sources._s2_parse import (
     COUNT_FIELDS,
     LINK_FIELDS,
@@ -67,10 +68,7 @@ from citeledger.sources._s2_parse import paper_from_json as paper_from_json  # n
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
-    import requests
-
     from citeledger.identifiers import Identifier
-    from citeledger.sources._transport import RetryPolicy, Transport
 
 from citeledger.sources import _s2_parse as _parse
 
@@ -151,7 +149,7 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class SemanticScholarSource:
+class SemanticScholarSource(HttpSource):
     """Semantic Scholar Graph API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -173,42 +171,20 @@ class SemanticScholarSource:
     name = NAME
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
-    capabilities = frozenset(
-        {
-            Capability.PAPER,
-            Capability.REFERENCES,
-            Capability.CITATIONS,
-            Capability.CITATION_COUNTS,
-            Capability.SEARCH,
-        }
-    )
-    transport = EdgeTransport()
+    capabilities = CORE - {Capability.EVENTS}
 
     def __init__(
         self,
         *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        transport: Transport | None = None,
-        session: requests.Session | None = None,
-        min_interval: float = 1.0,
-        policy: RetryPolicy | None = None,
         page_size: int = 500,
         announce_total: bool = True,
         now: Callable[[], dt.datetime] | None = None,
+        **options: Unpack[EdgeOptions],
     ) -> None:
         if not 1 <= page_size <= MAX_PAGE:
             raise ValueError(f"page_size must be within 1-{MAX_PAGE}, got {page_size}")
         # The key travels as the x-api-key header the request builders add (redacted).
-        self._http = HttpEdge.build(
-            NAME,
-            transport=transport,
-            session=session,
-            policy=policy,
-            min_interval=min_interval,
-            base_url=api_root(base_url),
-            api_key=api_key,
-        )
+        self._connect(options, base_url=api_root(options.get("base_url")), min_interval=1.0)
         self.page_size = page_size
         self.announce_total = announce_total
         self._now = now or _now
@@ -220,10 +196,6 @@ class SemanticScholarSource:
 
     def __repr__(self) -> str:
         return self._http.describe("SemanticScholarSource", base_url=self.base_url)
-
-    def with_transport(self, transport: Transport) -> Self:
-        """A copy of this source sending through ``transport`` (settings and secrets kept)."""
-        return self._http.clone_onto(self, transport)
 
     # -- plumbing
 

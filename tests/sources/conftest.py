@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,11 +16,22 @@ from citeledger.sources import (
     ReferenceSource,
     SearchSource,
 )
+from tests.conftest import FIXTURES, SOURCES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from pytest_httpserver import HTTPServer
+
+#: The fixed clock of the Crossref and OpenAlex adapter tests.
+NOW = dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
+
+
+def recording_dirs(name: str) -> tuple[Path, Path]:
+    """Where the source ``name``'s recordings are: the shared recordings, the committed fixtures."""
+    return SOURCES / name, FIXTURES / name
+
 
 #: The capability protocols an adapter is checked against: each present or absent, no stub.
 PROTOCOLS: tuple[type, ...] = (

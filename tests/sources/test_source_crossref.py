@@ -41,12 +41,10 @@ from citeledger.sources.crossref import (
     work_type,
 )
 from tests._checks import assert_fields
-from tests.conftest import FIXTURES, SOURCES, FakeTime, fixture_bytes, requires_shared
-from tests.sources.conftest import unusable_200
+from tests.conftest import FakeTime, fixture_bytes, requires_shared
+from tests.sources.conftest import NOW, recording_dirs, unusable_200
 
-CROSSREF = SOURCES / "crossref"
-FIXTURE_DIR = FIXTURES / "crossref"
-NOW = dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
+CROSSREF, FIXTURE_DIR = recording_dirs("crossref")
 
 
 def fixture(name: str) -> bytes:

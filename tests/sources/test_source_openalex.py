@@ -40,11 +40,10 @@ from citeledger.sources.openalex import (
     rebuild_abstract,
     work_path,
 )
-from tests.conftest import FIXTURES, SOURCES, FakeTime, fixture_bytes, requires_shared
+from tests.conftest import FakeTime, fixture_bytes, requires_shared
+from tests.sources.conftest import NOW, recording_dirs
 
-OPENALEX = SOURCES / "openalex"
-FIXTURE_DIR = FIXTURES / "openalex"
-NOW = dt.datetime(2026, 8, 5, 2, 28, 24, tzinfo=dt.UTC)
+OPENALEX, FIXTURE_DIR = recording_dirs("openalex")
 SECRET = "oa-key-5f3c2a1b9d"
 
 
