@@ -18,6 +18,18 @@ if TYPE_CHECKING:
 from citeledger.identifiers._normalize import _NORMALIZERS, _arxiv_value, _split_arxiv_version
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX, Scheme
 
+__all__ = [
+    "DOI",
+    "IDENTIFIER_TYPES",
+    "PMCID",
+    "PMID",
+    "ArxivId",
+    "CorpusId",
+    "Identifier",
+    "OpenAlexId",
+    "S2PaperId",
+]
+
 
 def _check_canonical(
     instance: _IdentifierBase, _attribute: attrs.Attribute[str], value: str
