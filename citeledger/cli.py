@@ -86,7 +86,11 @@ exit codes:
   3  nothing could be measured: no source answered (each failed or does not know the paper)
 """
 
-_RECORD_EPILOG = """\
+# Each subcommand's text: its one-line help, its description, a blank line, its epilog.
+_RECORD_TEXT = """\
+build the citation record of one paper
+Build the citation record of one paper and print (or write) it.
+
 examples:
   citeledger record --sample
   citeledger record --sample arXiv:1910.02054 --view page --format html -o zero.html
@@ -101,7 +105,10 @@ Default sources: {sources}.
 exit codes: 0 complete, 1 partial (some source unavailable), 2 usage error, 3 nothing measured
 """
 
-_RESOLVE_EPILOG = """\
+_RESOLVE_TEXT = """\
+resolve a reference list against a catalog
+Resolve references (one per line) against a catalog, in input order.
+
 REFS holds one reference per line: a reference string as printed ("Rajbhandari S, et al.
 ZeRO-Infinity ... 2021. arXiv:2104.07857") or a JSON object of fields ({"title": ..., "authors":
 [...], "year": 2021, "venue": ..., "volume": ..., "first_page": ..., "identifiers": [...]}).
@@ -124,7 +131,10 @@ exit codes: 0 resolved (whatever the states), 2 usage error (bad arguments, an u
 or file)
 """
 
-_VALIDATE_EPILOG = """\
+_VALIDATE_TEXT = """\
+check a record JSON file against the record's JSON Schema
+Check a citation record JSON file.
+
 Checks that FILE (or "-") is a citeledger.paper-citation-record.v1 record: it must load as a
 CitationRecord, and it is checked against the record's JSON Schema (the one shipped as
 docs/citation-record.schema.json) when the optional jsonschema package is installed
@@ -156,12 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     rec = _command(
-        sub,
-        "record",
-        _run_record,
-        help="build the citation record of one paper",
-        description="Build the citation record of one paper and print (or write) it.",
-        epilog=_RECORD_EPILOG.format(sources=", ".join(DEFAULT_SOURCES)),
+        sub, "record", _run_record, _RECORD_TEXT.format(sources=", ".join(DEFAULT_SOURCES))
     )
     rec.add_argument(
         "paper_id",
@@ -218,14 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _output_option(rec)
 
-    res = _command(
-        sub,
-        "resolve",
-        _run_resolve,
-        help="resolve a reference list against a catalog",
-        description="Resolve references (one per line) against a catalog, in input order.",
-        epilog=_RESOLVE_EPILOG,
-    )
+    res = _command(sub, "resolve", _run_resolve, _RESOLVE_TEXT)
     res.add_argument("refs", metavar="REFS", help='the reference file ("-": standard input)')
     res.add_argument(
         "--catalog",
@@ -242,14 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     res.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     _output_option(res)
 
-    val = _command(
-        sub,
-        "validate",
-        _run_validate,
-        help="check a record JSON file against the record's JSON Schema",
-        description="Check a citation record JSON file.",
-        epilog=_VALIDATE_EPILOG,
-    )
+    val = _command(sub, "validate", _run_validate, _VALIDATE_TEXT)
     val.add_argument("file", metavar="FILE", help='the record\'s JSON ("-": standard input)')
     return parser
 
@@ -258,17 +249,19 @@ def _command(
     sub: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
     run: Callable[[argparse.Namespace], int],
-    *,
-    help: str,  # noqa: A002 - argparse's own keyword
-    description: str,
-    epilog: str,
+    text: str,
 ) -> argparse.ArgumentParser:
-    """One subcommand: its parser (epilog printed as written), run by ``run``."""
+    """One subcommand: its parser, run by ``run``.
+
+    ``text`` holds the one-line help, the description, a blank line and the epilog (printed as
+    written).
+    """
+    help_line, description, epilog = text.split("\n", 2)
     cmd = sub.add_parser(
         name,
-        help=help,
+        help=help_line,
         description=description,
-        epilog=epilog,
+        epilog=epilog.removeprefix("\n"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     cmd.set_defaults(run=run)

@@ -17,7 +17,8 @@ Sources offer these through the paper-page capability protocols of
 from __future__ import annotations
 
 import datetime as dt  # noqa: TC003 - cattrs resolves the field annotations at run time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from attrs import field, frozen
 
@@ -28,6 +29,8 @@ from citeledger.identifiers import Identifier  # noqa: TC001
 
 # The model's own converters and validators, so page values are checked the same way.
 from citeledger.model import Measurement, Observation, Paper, _non_negative, _opt_date, _strs, utc
+
+_C = TypeVar("_C")
 
 __all__ = [
     "AreaCount",
@@ -53,18 +56,24 @@ class YearCount:
     count: int = field(converter=int, validator=_non_negative)
 
 
+def _count_entries(
+    values: Iterable[Any] | Mapping[Any, Any] | None,
+    kind: type[_C],
+    entry: Callable[[Any, Any], _C],
+) -> list[_C]:
+    """Each of ``values`` as a ``kind``.
+
+    Values that are one are kept as they are; ``(key, count)`` pairs (a mapping's items) go
+    through ``entry``.
+    """
+    pairs = values.items() if isinstance(values, Mapping) else values or ()
+    return [v if isinstance(v, kind) else entry(v[0], v[1]) for v in pairs]
+
+
 def _year_counts(
     values: Iterable[YearCount | tuple[int, int] | list[int]] | Mapping[int, int] | None,
 ) -> tuple[YearCount, ...]:
-    if values is None:
-        return ()
-    if isinstance(values, Mapping):
-        items: Iterable[YearCount | tuple[int, int] | list[int]] = [
-            (int(k), int(v)) for k, v in values.items()
-        ]
-    else:
-        items = values
-    out = [v if isinstance(v, YearCount) else YearCount(year=v[0], count=v[1]) for v in items]
+    out = _count_entries(values, YearCount, lambda y, c: YearCount(year=y, count=c))
     out.sort(key=lambda yc: yc.year)
     years = [yc.year for yc in out]
     if len(set(years)) != len(years):
@@ -155,17 +164,12 @@ class AreaCount:
 def _area_counts(
     values: Iterable[AreaCount | tuple[str, int] | list[object]] | Mapping[str, int] | None,
 ) -> tuple[AreaCount, ...]:
-    if values is None:
-        return ()
-    if isinstance(values, Mapping):
+    if isinstance(values, Mapping):  # a mapping's counts are taken as numbers
         return tuple(AreaCount(area=str(k), count=int(v)) for k, v in values.items())
-    out: list[AreaCount] = []
-    for v in values:
-        if isinstance(v, AreaCount):
-            out.append(v)
-        else:
-            out.append(AreaCount(area=str(v[0]), count=int(str(v[1]))))
-    return tuple(out)
+    counts = _count_entries(
+        values, AreaCount, lambda a, c: AreaCount(area=str(a), count=int(str(c)))
+    )
+    return tuple(counts)
 
 
 @frozen(kw_only=True)

@@ -24,6 +24,7 @@ The package holds one module per job: ``_types`` (the classes), ``_normalize`` a
 
 from __future__ import annotations
 
+from citeledger.identifiers import _types
 from citeledger.identifiers._find import (
     MAX_MALFORMED,
     FoundIdentifiers,
@@ -32,17 +33,7 @@ from citeledger.identifiers._find import (
 )
 from citeledger.identifiers._parse import normalize_arxiv, normalize_doi, parse_identifier
 from citeledger.identifiers._schemes import ARXIV_ARCHIVES, Scheme
-from citeledger.identifiers._types import (
-    DOI,
-    IDENTIFIER_TYPES,
-    PMCID,
-    PMID,
-    ArxivId,
-    CorpusId,
-    Identifier,
-    OpenAlexId,
-    S2PaperId,
-)
+from citeledger.identifiers._types import *  # noqa: F403 - the classes, listed in _types.__all__
 from citeledger.identifiers._work import (
     PREPRINT_DOI_PREFIXES,
     same_work,
@@ -53,19 +44,10 @@ from citeledger.identifiers._work import (
 
 __all__ = [
     "ARXIV_ARCHIVES",
-    "DOI",
-    "IDENTIFIER_TYPES",
     "MAX_MALFORMED",
-    "PMCID",
-    "PMID",
     "PREPRINT_DOI_PREFIXES",
-    "ArxivId",
-    "CorpusId",
     "FoundIdentifiers",
-    "Identifier",
     "MalformedFragment",
-    "OpenAlexId",
-    "S2PaperId",
     "Scheme",
     "find_identifiers",
     "normalize_arxiv",
@@ -76,3 +58,4 @@ __all__ = [
     "version_of",
     "work_key",
 ]
+__all__ += _types.__all__

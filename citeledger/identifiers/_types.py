@@ -15,25 +15,49 @@ from citeledger.errors import InvalidIdentifier
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-from citeledger.identifiers._normalize import (
-    _arxiv_value,
-    _corpusid_value,
-    _doi_value,
-    _openalex_value,
-    _pmcid_value,
-    _pmid_value,
-    _s2_value,
-    _split_arxiv_version,
-)
+from citeledger.identifiers._normalize import _NORMALIZERS, _arxiv_value, _split_arxiv_version
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX, Scheme
 
+__all__ = [
+    "DOI",
+    "IDENTIFIER_TYPES",
+    "PMCID",
+    "PMID",
+    "ArxivId",
+    "CorpusId",
+    "Identifier",
+    "OpenAlexId",
+    "S2PaperId",
+]
 
+
+def _check_canonical(
+    instance: _IdentifierBase, _attribute: attrs.Attribute[str], value: str
+) -> None:
+    """The attrs validator of every scheme: the value must be a fixed point of its normaliser."""
+    scheme = instance.scheme
+    if not isinstance(value, str):
+        raise InvalidIdentifier(repr(value), "the value must be a string", scheme.value)
+    canonical = _NORMALIZERS[scheme](value)  # raises InvalidIdentifier with the precise reason
+    if canonical != value:
+        raise InvalidIdentifier(
+            value,
+            f"not in canonical form (expected {canonical!r}); "
+            "use parse_identifier() to canonicalise messy text",
+            scheme.value,
+        )
+
+
+@attrs.frozen(order=False)  # the ordering below is across schemes
 class _IdentifierBase:
-    """Shared behaviour: ``str()``, ordering by ``(scheme, value)`` across all schemes."""
+    """Shared by every scheme: the canonical ``value``, ``str()``, ordering across schemes.
 
-    __slots__ = ()
+    Each subclass names its ``scheme``; the one ``value`` field checks values against that
+    scheme's normaliser. Ordering is by ``(scheme, value)``.
+    """
+
     scheme: ClassVar[Scheme]
-    value: str
+    value: str = attrs.field(validator=_check_canonical)
 
     def __str__(self) -> str:
         return f"{self.scheme}:{self.value}"
@@ -62,26 +86,6 @@ class _IdentifierBase:
         return self._sort_key() >= other._sort_key()
 
 
-def _canonical_validator(
-    scheme: Scheme, normalize: Callable[[str], str]
-) -> Callable[[object, attrs.Attribute[str], str], None]:
-    """Build an attrs validator: the value must be a fixed point of the scheme's normaliser."""
-
-    def check(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
-        if not isinstance(value, str):
-            raise InvalidIdentifier(repr(value), "the value must be a string", scheme.value)
-        canonical = normalize(value)  # raises InvalidIdentifier with the precise reason
-        if canonical != value:
-            raise InvalidIdentifier(
-                value,
-                f"not in canonical form (expected {canonical!r}); "
-                "use parse_identifier() to canonicalise messy text",
-                scheme.value,
-            )
-
-    return check
-
-
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
 class DOI(_IdentifierBase):
     """A Digital Object Identifier, canonically lower-case ``10.<registrant>/<suffix>``.
@@ -101,7 +105,6 @@ class DOI(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.DOI
-    value: str = attrs.field(validator=_canonical_validator(Scheme.DOI, _doi_value))
 
     @property
     def prefix(self) -> str:
@@ -152,7 +155,6 @@ class ArxivId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.ARXIV
-    value: str = attrs.field(validator=_canonical_validator(Scheme.ARXIV, _arxiv_value))
 
     @property
     def base(self) -> str:
@@ -209,7 +211,6 @@ class PMID(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.PMID
-    value: str = attrs.field(validator=_canonical_validator(Scheme.PMID, _pmid_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -220,7 +221,6 @@ class PMCID(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.PMCID
-    value: str = attrs.field(validator=_canonical_validator(Scheme.PMCID, _pmcid_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -234,7 +234,6 @@ class OpenAlexId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.OPENALEX
-    value: str = attrs.field(validator=_canonical_validator(Scheme.OPENALEX, _openalex_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -245,7 +244,6 @@ class S2PaperId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.S2
-    value: str = attrs.field(validator=_canonical_validator(Scheme.S2, _s2_value))
 
 
 @attrs.frozen(order=False)  # ordering across schemes comes from _IdentifierBase
@@ -256,7 +254,6 @@ class CorpusId(_IdentifierBase):
     """
 
     scheme: ClassVar[Scheme] = Scheme.CORPUSID
-    value: str = attrs.field(validator=_canonical_validator(Scheme.CORPUSID, _corpusid_value))
 
 
 Identifier: TypeAlias = DOI | ArxivId | PMID | PMCID | OpenAlexId | S2PaperId | CorpusId

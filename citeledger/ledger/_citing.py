@@ -167,9 +167,9 @@ def _group_citing(
     groups: dict[int, list[int]] = {}
     for i in range(len(inbound)):
         groups.setdefault(find(i), []).append(i)
-    works: list[CitingWork] = []
-    bests: dict[int, Paper] = {}
-    for root, members in groups.items():
+
+    def citing_work(root: int, members: list[int]) -> CitingWork:
+        """One group's citing work: why it was grouped, and the look-alikes kept apart."""
         papers = [inbound[i].citing for i in members]
         best = max(papers, key=lambda p: (len(p.identifiers), bool(p.authors), bool(p.year)))
         if len(papers) > 1:
@@ -180,12 +180,6 @@ def _group_citing(
                 identifiers=_unique(i for p in [best, *papers] for i in p.identifiers),
                 areas=_merge_names([p.areas for p in [best, *papers]]),
             )
-        bests[root] = best
-    for root, members in sorted(groups.items(), key=lambda kv: kv[1][0]):
-        papers = [inbound[i].citing for i in members]
-        best = bests[root]
-        obs_ids = _merge_names([[inbound[i].id] for i in members])
-        srcs = _merge_names([[inbound[i].source] for i in members])
         merged: list[str] = []
         if len(members) > 1:
             becauses = list(dict.fromkeys(reasons.get(root, []))) or ["identical citing paper"]
@@ -203,26 +197,32 @@ def _group_citing(
                         f"not grouped ({apart})",
                     )
         self_cite, shared_names = _shared_authors(paper, best)
-        measured: list[Measurement] = []
-        for p in papers:
-            for key in (p.key, *sorted(p.work_keys)):
-                for m in counts.get(key, []):
-                    if m not in measured:
-                        measured.append(m)
-        works.append(
-            CitingWork(
-                key=best.key,
-                paper=best,
-                observations=obs_ids,
-                sources=srcs,
-                grouping=tuple(merged),
-                self_citation=self_cite,
-                shared_authors=shared_names,
-                cited_by=tuple(measured),
-                unlinked=tuple(unlinked.values()),
-            )
+        return CitingWork(
+            key=best.key,
+            paper=best,
+            observations=_merge_names([[inbound[i].id] for i in members]),
+            sources=_merge_names([[inbound[i].source] for i in members]),
+            grouping=tuple(merged),
+            self_citation=self_cite,
+            shared_authors=shared_names,
+            cited_by=_cited_by(papers, counts),
+            unlinked=tuple(unlinked.values()),
         )
-    return works
+
+    return [citing_work(*group) for group in sorted(groups.items(), key=lambda kv: kv[1][0])]
+
+
+def _cited_by(
+    papers: Sequence[Paper], counts: Mapping[str, list[Measurement]]
+) -> tuple[Measurement, ...]:
+    """Every count of any of ``papers`` (by each one's key and work keys), each once."""
+    measured: list[Measurement] = []
+    for p in papers:
+        for key in (p.key, *sorted(p.work_keys)):
+            for m in counts.get(key, []):
+                if m not in measured:
+                    measured.append(m)
+    return tuple(measured)
 
 
 #: How each source's first listed area is named in an area profile's explanation, keyed by

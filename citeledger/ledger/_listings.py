@@ -173,18 +173,12 @@ def _inbound_phase(
     cap: int | None,
     built: dt.datetime,
 ) -> _InboundPhase:
+    listings = [(src, _listing(src, ident, caller, cap=cap)) for src in srcs]
+    listed = [(src, listing) for src, listing in listings if listing is not None]
     inbound: list[Observation] = []
     seen: set[Observation] = set()
-    names: list[tuple[str, ...]] = []
     reasons: list[str] = []
-    total: int | None = 0
-    announced: list[Claim] = []
-    counts: list[tuple[str, Measurement]] = []
-    for src in srcs:
-        listing = _listing(src, ident, caller, cap=cap)
-        if listing is None:
-            continue
-        counts.extend(listing.counts)
+    for src, listing in listed:
         repeated = 0
         for obs in listing.observations:
             if obs in seen:
@@ -192,18 +186,19 @@ def _inbound_phase(
                 continue
             seen.add(obs)
             inbound.append(obs)
-        names.append(listing.names)
-        if listing.announced is not None:
-            announced.append(Claim(source=src.name, value=f"{listing.announced:,}", observed=built))
-        total = None if total is None or listing.total is None else total + listing.total
         reasons.extend(listing.reasons)
         if repeated:
             reasons.append(f"{src.name}: {repeated:,} repeated observations kept once")
+    known = [listing.total for _, listing in listed if listing.total is not None]
     return _InboundPhase(
         observations=tuple(inbound),
-        names=tuple(names),
+        names=tuple(listing.names for _, listing in listed),
         reasons=tuple(reasons),
-        total=total,
-        announced=tuple(announced),
-        counts=tuple(counts),
+        total=sum(known) if len(known) == len(listed) else None,  # None: one total unknown
+        announced=tuple(
+            Claim(source=src.name, value=f"{listing.announced:,}", observed=built)
+            for src, listing in listed
+            if listing.announced is not None
+        ),
+        counts=tuple(count for _, listing in listed for count in listing.counts),
     )

@@ -118,13 +118,13 @@ class SourceReport:
             text += f" for {self.subject}"
         text += f": {self.outcome.value.replace('_', ' ')}"
         if self.fetched is not None:
-            text += f", {self.fetched:,} received"
-            if self.total is not None:
-                text += f" of {self.total:,} announced"
-        if self.unreadable:
-            text += ", " + describe_unreadable(self.unreadable)
-        if self.capped:
-            text += ", stopped at the disclosed page cap"
+            announced = "" if self.total is None else f" of {self.total:,} announced"
+            text += f", {self.fetched:,} received{announced}"
+        notes = (
+            describe_unreadable(self.unreadable) if self.unreadable else "",
+            "stopped at the disclosed page cap" if self.capped else "",
+        )
+        text += "".join(f", {note}" for note in notes if note)
         if self.error:
             text += f" ({self.error_type}: {self.error})" if self.error_type else f" ({self.error})"
         return text

@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 import citeledger as cl
@@ -20,6 +21,7 @@ from citeledger.errors import (
 )
 from citeledger.model import Event
 from citeledger.sources import Paged
+from tests.ledger.conftest import inbound
 
 NOW = dt.datetime(2026, 8, 8, 6, 32, tzinfo=dt.UTC)
 PID = "arXiv:2104.07857"
@@ -45,48 +47,25 @@ def citing(n: int, **kw: Any) -> cl.Paper:
 
 
 def obs(src: str, paper: cl.Paper, pos: int = 1, state: str = "verified_exact") -> cl.Observation:
-    res = cl.Resolution(state=state, method="doi", target=CITED if state != "unresolved" else None)
-    return cl.Observation(
-        direction="inbound",
-        citing=paper,
-        cited=CITED,
-        position=pos,
-        resolution=res,
-        source=src,
-        observed=NOW,
-    )
+    return inbound(src, paper, CITED, observed=NOW, position=pos, state=state)
 
 
+@attrs.define(kw_only=True)
 class Fake:
-    """An in-memory source; every behaviour is a constructor argument."""
+    """An in-memory source; every behaviour is a constructor argument (all but ``name`` by keyword)."""
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        paper: cl.Paper | None = PAPER,
-        citations: list[cl.Observation] | None = None,
-        total: int | None = None,
-        fail_after_pages: int | None = None,
-        page: int = 2,
-        events: cl.NoticeCheck | Exception | None = None,
-        counts: list[cl.Measurement] | Exception | None = None,
-        references: list[cl.Reference] | Exception | None = None,
-        capabilities: frozenset[cl.Capability] = ALL,
-        paper_error: Exception | None = None,
-    ) -> None:
-        self.name = name
-        self.capabilities = capabilities
-        self._paper = paper
-        self._citations = citations or []
-        self._total = total
-        self._fail_after = fail_after_pages
-        self._page = page
-        self._events = events
-        self._counts = counts
-        self._references = references
-        self._paper_error = paper_error
-        self.calls: list[str] = []
+    name: str = attrs.field(kw_only=False)
+    _paper: cl.Paper | None = PAPER
+    _citations: list[cl.Observation] | None = None
+    _total: int | None = None
+    _fail_after_pages: int | None = None
+    _page: int = 2
+    _events: cl.NoticeCheck | Exception | None = None
+    _counts: list[cl.Measurement] | Exception | None = None
+    _references: list[cl.Reference] | Exception | None = None
+    capabilities: frozenset[cl.Capability] = ALL
+    _paper_error: Exception | None = None
+    calls: list[str] = attrs.field(init=False, factory=list)
 
     def paper(self, identifier: Any) -> cl.Paper | None:
         self.calls.append("paper")
@@ -102,7 +81,7 @@ class Fake:
         return self._references
 
     def citations(self, identifier: Any) -> Paged[cl.Observation]:
-        items, size, fail = self._citations, self._page, self._fail_after
+        items, size, fail = self._citations or [], self._page, self._fail_after_pages
         total = self._total
 
         def pages() -> Iterator[tuple[list[cl.Observation], int | None]]:

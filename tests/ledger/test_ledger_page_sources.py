@@ -37,6 +37,7 @@ from citeledger.sources.crossref import CrossrefSource
 from citeledger.sources.openalex import OpenAlexSource
 from citeledger.sources.semanticscholar import SemanticScholarSource
 from tests.conftest import fixture_bytes
+from tests.ledger.conftest import inbound
 
 NOW = dt.datetime(2026, 8, 8, tzinfo=dt.UTC)
 PEERJ = "doi:10.5555/ledger.2024.017"
@@ -270,16 +271,7 @@ def _cited() -> cl.Paper:
 
 
 def _obs(src: str, citing: cl.Paper, pos: int = 1, cited: cl.Paper | None = None) -> cl.Observation:
-    target = cited or _cited()
-    return cl.Observation(
-        direction="inbound",
-        citing=citing,
-        cited=target,
-        position=pos,
-        resolution=cl.Resolution(state="verified_exact", method="doi", target=target),
-        source=src,
-        observed=NOW,
-    )
+    return inbound(src, citing, cited or _cited(), observed=NOW, position=pos)
 
 
 class _Src:

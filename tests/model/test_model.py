@@ -20,26 +20,12 @@ from citeledger.errors import (
 from citeledger.identifiers import MalformedFragment, find_identifiers, normalize_arxiv
 from citeledger.model import (
     OBSERVATION_NAMESPACE,
-    Author,
-    Coverage,
-    CoverageState,
-    Direction,
     Event,
     EventKind,
     Evidence,
-    Facet,
-    Measurement,
     MeasurementKind,
-    Method,
-    NoticeCheck,
-    NoticeStatus,
-    Observation,
-    Paper,
-    Reference,
     Relation,
     RelationKind,
-    Resolution,
-    ResolutionState,
     WorkType,
     replace,
     utc,
@@ -52,14 +38,14 @@ ARXIV = normalize_arxiv("2104.07857")
 
 
 def names(value: Any) -> list[tuple[str | None, str | None]]:
-    return [(a.family, a.given) for a in Paper(authors=value).authors]
+    return [(a.family, a.given) for a in cl.Paper(authors=value).authors]
 
 
 # ----------------------------------------------------------------------------- enums
 
 
 def test_resolution_states_are_exactly_the_six_ledger_states() -> None:
-    assert [s.value for s in ResolutionState] == [
+    assert [s.value for s in cl.ResolutionState] == [
         "verified_exact",
         "verified_fuzzy",
         "unresolved",
@@ -67,102 +53,102 @@ def test_resolution_states_are_exactly_the_six_ledger_states() -> None:
         "malformed_identifier",
         "metadata_mismatch",
     ]
-    assert {s for s in ResolutionState if s.verified} == {
-        ResolutionState.VERIFIED_EXACT,
-        ResolutionState.VERIFIED_FUZZY,
+    assert {s for s in cl.ResolutionState if s.verified} == {
+        cl.ResolutionState.VERIFIED_EXACT,
+        cl.ResolutionState.VERIFIED_FUZZY,
     }
-    assert ResolutionState.METADATA_MISMATCH.label == "metadata mismatch"
+    assert cl.ResolutionState.METADATA_MISMATCH.label == "metadata mismatch"
 
 
 def test_method_for_every_identifier_scheme() -> None:
-    assert {Method.for_scheme(s) for s in cl.Scheme} == {
-        Method.DOI,
-        Method.ARXIV_ID,
-        Method.PMID,
-        Method.PMCID,
-        Method.OPENALEX,
-        Method.S2,
-        Method.CORPUSID,
+    assert {cl.Method.for_scheme(s) for s in cl.Scheme} == {
+        cl.Method.DOI,
+        cl.Method.ARXIV_ID,
+        cl.Method.PMID,
+        cl.Method.PMCID,
+        cl.Method.OPENALEX,
+        cl.Method.S2,
+        cl.Method.CORPUSID,
     }
-    assert Method.for_scheme("arxiv") is Method.ARXIV_ID
-    assert Method.NO_RESOLVER_LINK.label == "no resolver link"
-    assert Method.ARXIV_ID.label == "arxiv_id"
+    assert cl.Method.for_scheme("arxiv") is cl.Method.ARXIV_ID
+    assert cl.Method.NO_RESOLVER_LINK.label == "no resolver link"
+    assert cl.Method.ARXIV_ID.label == "arxiv_id"
 
 
 # ----------------------------------------------------------------------------- values are frozen
 
 
 def test_values_are_frozen_slotted_and_keyword_only() -> None:
-    paper = Paper(title="T")
+    paper = cl.Paper(title="T")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         paper.title = "U"  # type: ignore[misc]
     assert not hasattr(paper, "__dict__")
     with pytest.raises(TypeError):
-        Paper("T")  # type: ignore[call-arg]
+        cl.Paper("T")  # type: ignore[call-arg]
 
 
 # ----------------------------------------------------------------------------- converters
 
 
 def test_lists_become_tuples_and_strings_become_identifiers() -> None:
-    paper = Paper(
+    paper = cl.Paper(
         identifiers=["https://doi.org/10.1234/ALPHA", "arXiv:2104.07857v2"],
         areas=["cs.LG", "stat.ML"],
-        authors=[Author(family="Doe"), "Smith J"],
+        authors=[cl.Author(family="Doe"), "Smith J"],
     )
     assert paper.identifiers == (DOI_A, ARXIV.with_version(2))
     assert paper.areas == ("cs.LG", "stat.ML")
     assert isinstance(paper.authors, tuple)
-    assert paper.authors[1] == Author(family="Smith", given="J", raw="Smith J")
+    assert paper.authors[1] == cl.Author(family="Smith", given="J", raw="Smith J")
 
 
 def test_a_single_identifier_string_and_duplicates() -> None:
-    assert Paper(identifiers="doi:10.1234/alpha").identifiers == (DOI_A,)
-    assert Paper(identifiers=DOI_A).identifiers == (DOI_A,)
+    assert cl.Paper(identifiers="doi:10.1234/alpha").identifiers == (DOI_A,)
+    assert cl.Paper(identifiers=DOI_A).identifiers == (DOI_A,)
     # Equal after canonicalisation: kept once, first occurrence wins the order.
-    paper = Paper(identifiers=["10.1234/ALPHA", "arXiv:2104.07857", "doi:10.1234/alpha"])
+    paper = cl.Paper(identifiers=["10.1234/ALPHA", "arXiv:2104.07857", "doi:10.1234/alpha"])
     assert paper.identifiers == (DOI_A, ARXIV)
 
 
 def test_an_invalid_identifier_string_is_rejected() -> None:
     with pytest.raises(cl.InvalidIdentifier):
-        Paper(identifiers=["10.1234"])
+        cl.Paper(identifiers=["10.1234"])
     with pytest.raises(cl.ModelError):
-        Paper(identifiers=[42])  # type: ignore[list-item]
+        cl.Paper(identifiers=[42])  # type: ignore[list-item]
 
 
 def test_strings_are_whitespace_normalised_and_empty_means_none() -> None:
-    paper = Paper(title="  Deep \n learning\tfor  all ", venue="   ", volume=3)
+    paper = cl.Paper(title="  Deep \n learning\tfor  all ", venue="   ", volume=3)
     assert paper.title == "Deep learning for all"
     assert paper.venue is None
     assert paper.volume == "3"
 
 
 def test_relations_accept_mappings_and_parse_identifiers() -> None:
-    paper = Paper(related=[{"kind": "preprint_of", "identifier": "10.1234/alpha"}])
+    paper = cl.Paper(related=[{"kind": "preprint_of", "identifier": "10.1234/alpha"}])
     assert paper.related == (Relation(kind=RelationKind.PREPRINT_OF, identifier=DOI_A),)
     with pytest.raises(ValueError, match="not a valid RelationKind"):
         Relation(kind="cites", identifier=DOI_A)
 
 
 def test_work_type_and_dates() -> None:
-    paper = Paper(work_type="preprint", date="2021-04-16T00:00:00Z")
+    paper = cl.Paper(work_type="preprint", date="2021-04-16T00:00:00Z")
     assert paper.work_type is WorkType.PREPRINT
     assert paper.date == dt.date(2021, 4, 16)
-    assert Paper(date=dt.datetime(2021, 4, 16, 23, tzinfo=dt.UTC)).date == dt.date(2021, 4, 16)
+    assert cl.Paper(date=dt.datetime(2021, 4, 16, 23, tzinfo=dt.UTC)).date == dt.date(2021, 4, 16)
     with pytest.raises(cl.ModelError, match="ISO-8601 date"):
-        Paper(date="2021-13-01")
+        cl.Paper(date="2021-13-01")
 
 
 def test_first_page_of_a_page_range() -> None:
-    assert Paper(pages="1-14").first_page == "1"
-    assert Paper(pages="e1002345").first_page == "e1002345"
-    assert Paper(pages="233 – 240").first_page == "233"
-    assert Paper().first_page is None
+    assert cl.Paper(pages="1-14").first_page == "1"
+    assert cl.Paper(pages="e1002345").first_page == "e1002345"
+    assert cl.Paper(pages="233 – 240").first_page == "233"
+    assert cl.Paper().first_page is None
 
 
 def test_identifier_lookup_by_scheme() -> None:
-    paper = Paper(identifiers=[ARXIV, DOI_A])
+    paper = cl.Paper(identifiers=[ARXIV, DOI_A])
     assert paper.identifier("doi") == DOI_A
     assert paper.identifier(cl.Scheme.ARXIV) == ARXIV
     assert paper.identifier("pmid") is None
@@ -200,33 +186,33 @@ def test_one_author_string_is_split(text: str, expected: list[tuple[str, str | N
 
 
 def test_author_lists_and_mappings_and_empty() -> None:
-    assert names(["Smith, J.", {"family": "Doe", "given": "K."}, Author(family="Roe")]) == [
+    assert names(["Smith, J.", {"family": "Doe", "given": "K."}, cl.Author(family="Roe")]) == [
         ("Smith", "J."),
         ("Doe", "K."),
         ("Roe", None),
     ]
     assert names(["Smith J", "et al."]) == [("Smith", "J")]
-    assert Paper(authors="").authors == ()
-    assert Paper(authors=None).authors == ()
-    assert Paper(authors=Author(family="Doe")).authors == (Author(family="Doe"),)
+    assert cl.Paper(authors="").authors == ()
+    assert cl.Paper(authors=None).authors == ()
+    assert cl.Paper(authors=cl.Author(family="Doe")).authors == (cl.Author(family="Doe"),)
     with pytest.raises(cl.ModelError):
-        Paper(authors=[3])  # type: ignore[list-item]
+        cl.Paper(authors=[3])  # type: ignore[list-item]
 
 
 def test_author_names_keys_and_initials() -> None:
-    author = Author(family="Müller", given="Jean-Pierre")
+    author = cl.Author(family="Müller", given="Jean-Pierre")
     assert author.name == "Jean-Pierre Müller"
     assert author.family_key == "muller"
     assert author.initials == "jp"
-    assert Author(family="Rajbhandari", given="SA").initials == "sa"
-    assert Author(family="Smith", given="J. K.").initials == "jk"
-    assert Author(raw="Jane Doe").family_key == "doe"
-    assert Author.from_string("  ").raw is None
+    assert cl.Author(family="Rajbhandari", given="SA").initials == "sa"
+    assert cl.Author(family="Smith", given="J. K.").initials == "jk"
+    assert cl.Author(raw="Jane Doe").family_key == "doe"
+    assert cl.Author.from_string("  ").raw is None
 
 
 def test_orcid_urls_are_reduced_to_the_bare_id() -> None:
-    assert Author(orcid="https://orcid.org/0000-0002-1825-009x").orcid == "0000-0002-1825-009X"
-    assert Author(orcid="0000-0002-1825-0097").orcid == "0000-0002-1825-0097"
+    assert cl.Author(orcid="https://orcid.org/0000-0002-1825-009x").orcid == "0000-0002-1825-009X"
+    assert cl.Author(orcid="0000-0002-1825-0097").orcid == "0000-0002-1825-0097"
 
 
 # ----------------------------------------------------------------------------- years
@@ -247,40 +233,40 @@ def test_orcid_urls_are_reduced_to_the_bare_id() -> None:
 def test_reference_year_strings_keep_the_raw_text(
     raw: Any, year: int | None, kept: str | None
 ) -> None:
-    ref = Reference(year=raw)
+    ref = cl.Reference(year=raw)
     assert ref.year == year
     assert ref.get_extra("year") == kept
 
 
 def test_paper_year_strings() -> None:
-    assert Paper(year="2021").year == 2021
-    assert Paper(year="2021b").year == 2021
-    assert Paper(year="forthcoming").year is None
-    assert Paper(year=True).year is None  # a bool is never a year
+    assert cl.Paper(year="2021").year == 2021
+    assert cl.Paper(year="2021b").year == 2021
+    assert cl.Paper(year="forthcoming").year is None
+    assert cl.Paper(year=True).year is None  # a bool is never a year
 
 
 # ----------------------------------------------------------------------------- references
 
 
 def test_reference_positions_are_one_based() -> None:
-    assert Reference(position="56").position == 56
+    assert cl.Reference(position="56").position == 56
     with pytest.raises(cl.ModelError, match="1-based"):
-        Reference(position=0)
+        cl.Reference(position=0)
     with pytest.raises(cl.ModelError, match="bool"):
-        Reference(position=True)
+        cl.Reference(position=True)
     with pytest.raises(cl.ModelError):
-        Reference(position="fifth")
+        cl.Reference(position="fifth")
 
 
 def test_reference_parse_confidence_is_a_probability() -> None:
-    assert Reference(parse_confidence="0.5").parse_confidence == 0.5
+    assert cl.Reference(parse_confidence="0.5").parse_confidence == 0.5
     for bad in (1.5, -0.1, float("nan")):
         with pytest.raises(cl.ModelError, match="0-1"):
-            Reference(parse_confidence=bad)
+            cl.Reference(parse_confidence=bad)
 
 
 def test_reference_from_paper_carries_every_citable_field() -> None:
-    paper = Paper(
+    paper = cl.Paper(
         identifiers=[DOI_A],
         title="T",
         authors="Smith J",
@@ -290,7 +276,7 @@ def test_reference_from_paper_carries_every_citable_field() -> None:
         issue="2",
         pages="10-20",
     )
-    ref = Reference.from_paper(paper, position=4)
+    ref = cl.Reference.from_paper(paper, position=4)
     assert (ref.position, ref.title, ref.year, ref.venue, ref.volume, ref.issue) == (
         4,
         "T",
@@ -305,9 +291,9 @@ def test_reference_from_paper_carries_every_citable_field() -> None:
 
 
 def test_reference_extra_accepts_mappings_and_pairs() -> None:
-    assert Reference(extra={"note": "x"}).extra == (("note", "x"),)
-    assert Reference(extra=[("edition", 2)]).get_extra("edition") == "2"
-    assert Reference().get_extra("nothing") is None
+    assert cl.Reference(extra={"note": "x"}).extra == (("note", "x"),)
+    assert cl.Reference(extra=[("edition", 2)]).get_extra("edition") == "2"
+    assert cl.Reference().get_extra("nothing") is None
 
 
 # ----------------------------------------------------------------------------- times
@@ -315,11 +301,11 @@ def test_reference_extra_accepts_mappings_and_pairs() -> None:
 
 def test_naive_datetimes_are_rejected() -> None:
     with pytest.raises(NaiveDatetimeError, match="no timezone"):
-        Measurement(value=1, source="crossref", observed=dt.datetime(2026, 1, 1))  # noqa: DTZ001
+        cl.Measurement(value=1, source="crossref", observed=dt.datetime(2026, 1, 1))  # noqa: DTZ001
     with pytest.raises(NaiveDatetimeError):
         utc("2026-01-01T00:00:00")
     with pytest.raises(NaiveDatetimeError):
-        NoticeCheck.none_found(sources=["crossref"], checked=dt.datetime(2026, 1, 1))  # noqa: DTZ001
+        cl.NoticeCheck.none_found(sources=["crossref"], checked=dt.datetime(2026, 1, 1))  # noqa: DTZ001
     # A NaiveDatetimeError is a ModelError and a ValueError too.
     assert issubclass(NaiveDatetimeError, cl.ModelError)
     assert issubclass(NaiveDatetimeError, ValueError)
@@ -341,8 +327,8 @@ def test_aware_times_are_converted_to_utc() -> None:
 # ----------------------------------------------------------------------------- measurements
 
 
-def _m(value: int, source: str = "crossref", **kw: Any) -> Measurement:
-    return Measurement(value=value, source=source, observed=NOW, **kw)
+def _m(value: int, source: str = "crossref", **kw: Any) -> cl.Measurement:
+    return cl.Measurement(value=value, source=source, observed=NOW, **kw)
 
 
 def test_measurements_from_different_sources_cannot_be_combined() -> None:
@@ -387,7 +373,7 @@ def test_measurements_are_not_bare_numbers() -> None:
 
 def test_one_source_measurements_of_one_thing_compare() -> None:
     older = _m(5, subject=DOI_A)
-    newer = Measurement(
+    newer = cl.Measurement(
         value=9, source="crossref", observed=NOW + dt.timedelta(days=30), subject=DOI_A
     )
     assert older < newer
@@ -420,14 +406,14 @@ def test_measurement_equality_and_describe() -> None:
 
 def test_none_found_must_name_sources_and_time() -> None:
     with pytest.raises(cl.ModelError, match="sources and the time"):
-        NoticeCheck(status="none_found")
+        cl.NoticeCheck(status="none_found")
     with pytest.raises(cl.ModelError, match="sources and the time"):
-        NoticeCheck(status="none_found", sources=["crossref"])
+        cl.NoticeCheck(status="none_found", sources=["crossref"])
     with pytest.raises(cl.ModelError, match="sources and the time"):
-        NoticeCheck(status="none_found", checked=NOW)
+        cl.NoticeCheck(status="none_found", checked=NOW)
     with pytest.raises(cl.ModelError, match="sources and the time"):
-        NoticeCheck.none_found(sources=[], checked=NOW)
-    check = NoticeCheck.none_found(sources="crossref", checked=NOW)
+        cl.NoticeCheck.none_found(sources=[], checked=NOW)
+    check = cl.NoticeCheck.none_found(sources="crossref", checked=NOW)
     assert check.sources == ("crossref",)  # one name, not its characters
     assert check.retracted is False
     assert check.describe() == (
@@ -438,15 +424,15 @@ def test_none_found_must_name_sources_and_time() -> None:
 def test_none_found_cannot_carry_events() -> None:
     event = Event(kind="retraction", source="crossref")
     with pytest.raises(cl.ModelError, match="cannot carry events"):
-        NoticeCheck(status="none_found", events=[event], sources=["crossref"], checked=NOW)
+        cl.NoticeCheck(status="none_found", events=[event], sources=["crossref"], checked=NOW)
 
 
 def test_unavailable_needs_a_reason() -> None:
     with pytest.raises(cl.ModelError, match="reason"):
-        NoticeCheck(status=NoticeStatus.UNAVAILABLE)
+        cl.NoticeCheck(status=cl.NoticeStatus.UNAVAILABLE)
     with pytest.raises(cl.ModelError, match="reason"):
-        NoticeCheck.unavailable("")
-    check = NoticeCheck.unavailable("crossref returned 503", sources="crossref")
+        cl.NoticeCheck.unavailable("")
+    check = cl.NoticeCheck.unavailable("crossref returned 503", sources="crossref")
     assert check.sources == ("crossref",)
     assert check.retracted is None  # unknown, never "clean"
     assert check.describe() == "Unavailable: crossref returned 503."
@@ -454,18 +440,18 @@ def test_unavailable_needs_a_reason() -> None:
 
 def test_events_found() -> None:
     with pytest.raises(cl.ModelError, match="needs events"):
-        NoticeCheck(status="events_found", sources=["crossref"], checked=NOW)
+        cl.NoticeCheck(status="events_found", sources=["crossref"], checked=NOW)
     events = [
         Event(kind="correction", source="crossref", subject="10.1234/alpha", date="2020-02-03"),
         Event(kind=EventKind.RETRACTION, source="retractionwatch", notice="10.1234/notice"),
     ]
-    check = NoticeCheck.found(events, sources="crossref", checked=NOW, subject=DOI_A)
+    check = cl.NoticeCheck.found(events, sources="crossref", checked=NOW, subject=DOI_A)
     assert check.sources == ("crossref",)
     assert check.events[0].subject == DOI_A
     assert check.events[0].date == dt.date(2020, 2, 3)
     assert check.retracted is True
     assert "correction, retraction" in check.describe()
-    only_correction = NoticeCheck.found(events[:1], sources=["crossref"], checked=NOW)
+    only_correction = cl.NoticeCheck.found(events[:1], sources=["crossref"], checked=NOW)
     assert only_correction.retracted is False
 
 
@@ -474,28 +460,28 @@ def test_events_found() -> None:
 
 def test_coverage_invariants() -> None:
     with pytest.raises(cl.ModelError, match="> total"):
-        Coverage(facet="inbound_itemization", measured=5, total=3, state="partial", reason="x")
+        cl.Coverage(facet="inbound_itemization", measured=5, total=3, state="partial", reason="x")
     with pytest.raises(cl.ModelError, match=">= 0"):
-        Coverage(facet="inbound_itemization", measured=-1, state="complete")
+        cl.Coverage(facet="inbound_itemization", measured=-1, state="complete")
     with pytest.raises(cl.ModelError, match=">= 0"):
-        Coverage(facet="inbound_itemization", measured=0, total=-1, state="partial", reason="x")
+        cl.Coverage(facet="inbound_itemization", measured=0, total=-1, state="partial", reason="x")
     with pytest.raises(cl.ModelError, match="needs a reason"):
-        Coverage(facet="inbound_itemization", measured=1, total=3, state="partial")
+        cl.Coverage(facet="inbound_itemization", measured=1, total=3, state="partial")
     with pytest.raises(cl.ModelError, match="needs a reason"):
-        Coverage(facet=Facet.STANDING_NOTICES, state=CoverageState.UNAVAILABLE)
+        cl.Coverage(facet=cl.Facet.STANDING_NOTICES, state=cl.CoverageState.UNAVAILABLE)
     with pytest.raises(cl.ModelError, match="measure everything"):
-        Coverage(facet="inbound_itemization", measured=3, total=5, state="complete")
+        cl.Coverage(facet="inbound_itemization", measured=3, total=5, state="complete")
     with pytest.raises(cl.ModelError, match="cannot count"):
-        Coverage(facet="inbound_itemization", measured=2, state="nothing_to_measure")
+        cl.Coverage(facet="inbound_itemization", measured=2, state="nothing_to_measure")
     with pytest.raises(cl.ModelError, match="bool"):
-        Coverage(facet="inbound_itemization", measured=True, state="complete")
+        cl.Coverage(facet="inbound_itemization", measured=True, state="complete")
 
 
 def test_coverage_describe() -> None:
-    full = Coverage(facet="inbound_itemization", measured=8, total=8, state="complete")
+    full = cl.Coverage(facet="inbound_itemization", measured=8, total=8, state="complete")
     assert full.describe() == "measured 8 of 8 inbound itemization"
-    unknown_total = Coverage(
-        facet=Facet.REFERENCE_RESOLUTION, measured=3, state="partial", reason="page cap"
+    unknown_total = cl.Coverage(
+        facet=cl.Facet.REFERENCE_RESOLUTION, measured=3, state="partial", reason="page cap"
     )
     assert unknown_total.describe() == "measured 3 of ? reference resolution"
 
@@ -504,13 +490,13 @@ def test_coverage_describe() -> None:
 
 
 def test_resolution_score_bounds() -> None:
-    assert Resolution(state="unresolved", score=0).score == 0.0
-    assert Resolution(state="verified_exact", score="100").score == 100.0
+    assert cl.Resolution(state="unresolved", score=0).score == 0.0
+    assert cl.Resolution(state="verified_exact", score="100").score == 100.0
     for bad in (-0.001, 100.5, float("nan"), float("inf"), "high"):
         with pytest.raises(cl.ModelError):
-            Resolution(state="unresolved", score=bad)
+            cl.Resolution(state="unresolved", score=bad)
     with pytest.raises(ValueError, match="not a valid ResolutionState"):
-        Resolution(state="matched")
+        cl.Resolution(state="matched")
 
 
 def test_evidence_scores_are_bounded_too() -> None:
@@ -523,18 +509,18 @@ def test_evidence_scores_are_bounded_too() -> None:
 
 def test_resolution_helpers() -> None:
     title = Evidence(field="title", agreement="agree", score=98)
-    res = Resolution(
-        state=ResolutionState.VERIFIED_FUZZY,
+    res = cl.Resolution(
+        state=cl.ResolutionState.VERIFIED_FUZZY,
         method="fuzzy_title",
-        target=Paper(title="T"),
+        target=cl.Paper(title="T"),
         score=91,
         evidence=[title],
     )
     assert res.verified
-    assert res.method is Method.FUZZY_TITLE
+    assert res.method is cl.Method.FUZZY_TITLE
     assert res.evidence_for("title") is title
     assert res.evidence_for("year") is None
-    assert not Resolution(state="metadata_mismatch").verified
+    assert not cl.Resolution(state="metadata_mismatch").verified
 
 
 # ----------------------------------------------------------------------------- paper keys
@@ -542,26 +528,29 @@ def test_resolution_helpers() -> None:
 
 def test_paper_key_aliases_arxiv_versions_and_the_datacite_doi() -> None:
     keys = {
-        Paper(identifiers=["arXiv:2104.07857v1"]).key,
-        Paper(identifiers=["arXiv:2104.07857v3"]).key,
-        Paper(identifiers=["2104.07857"]).key,
-        Paper(identifiers=["10.48550/arXiv.2104.07857"]).key,
-        Paper(identifiers=["https://doi.org/10.48550/ARXIV.2104.07857"]).key,
+        cl.Paper(identifiers=["arXiv:2104.07857v1"]).key,
+        cl.Paper(identifiers=["arXiv:2104.07857v3"]).key,
+        cl.Paper(identifiers=["2104.07857"]).key,
+        cl.Paper(identifiers=["10.48550/arXiv.2104.07857"]).key,
+        cl.Paper(identifiers=["https://doi.org/10.48550/ARXIV.2104.07857"]).key,
     }
     assert keys == {"arxiv:2104.07857"}
-    assert Paper(identifiers=["arXiv:2104.07858"]).key != "arxiv:2104.07857"
-    old = {Paper(identifiers=["math.GT/0309136v2"]).key, Paper(identifiers=["math/0309136"]).key}
+    assert cl.Paper(identifiers=["arXiv:2104.07858"]).key != "arxiv:2104.07857"
+    old = {
+        cl.Paper(identifiers=["math.GT/0309136v2"]).key,
+        cl.Paper(identifiers=["math/0309136"]).key,
+    }
     assert old == {"arxiv:math/0309136"}
 
 
 def test_paper_key_prefers_a_doi_and_falls_back_to_title_and_year() -> None:
-    assert Paper(identifiers=["arXiv:2104.07857", "10.1234/alpha"]).key == "doi:10.1234/alpha"
-    assert Paper(identifiers=["PMID:123", "W2741809807"]).key == "pmid:123"
-    a = Paper(title="Déjà vu: A Study!", year=2020)
-    b = Paper(title="deja VU a study", year="2020")
+    assert cl.Paper(identifiers=["arXiv:2104.07857", "10.1234/alpha"]).key == "doi:10.1234/alpha"
+    assert cl.Paper(identifiers=["PMID:123", "W2741809807"]).key == "pmid:123"
+    a = cl.Paper(title="Déjà vu: A Study!", year=2020)
+    b = cl.Paper(title="deja VU a study", year="2020")
     assert a.key == b.key == "title:deja vu a study|2020"
-    assert Paper(title="deja vu a study", year=2021).key != a.key
-    assert Paper(identifiers=["arXiv:2104.07857v2", "10.48550/arXiv.2104.07857"]).work_keys == {
+    assert cl.Paper(title="deja vu a study", year=2021).key != a.key
+    assert cl.Paper(identifiers=["arXiv:2104.07857v2", "10.48550/arXiv.2104.07857"]).work_keys == {
         "arxiv:2104.07857"
     }
 
@@ -569,13 +558,13 @@ def test_paper_key_prefers_a_doi_and_falls_back_to_title_and_year() -> None:
 # ----------------------------------------------------------------------------- observations
 
 
-CITING = Paper(identifiers=["10.1234/citing"], title="Citing")
-CITED = Paper(identifiers=["arXiv:2104.07857v2"], title="Cited")
+CITING = cl.Paper(identifiers=["10.1234/citing"], title="Citing")
+CITED = cl.Paper(identifiers=["arXiv:2104.07857v2"], title="Cited")
 
 
-def _obs(**kw: Any) -> Observation:
+def _obs(**kw: Any) -> cl.Observation:
     base: dict[str, Any] = {
-        "direction": Direction.OUTBOUND,
+        "direction": cl.Direction.OUTBOUND,
         "citing": CITING,
         "cited": CITED,
         "position": 1,
@@ -583,7 +572,7 @@ def _obs(**kw: Any) -> Observation:
         "observed": NOW,
     }
     base.update(kw)
-    return Observation(**base)
+    return cl.Observation(**base)
 
 
 def test_observation_ids_are_deterministic_uuid5() -> None:
@@ -596,12 +585,13 @@ def test_observation_ids_are_deterministic_uuid5() -> None:
     assert one.id == str(expected)
     # Seen again later, through another arXiv version: the same observation.
     again = _obs(
-        observed=NOW + dt.timedelta(days=3), cited=Paper(identifiers=["10.48550/arXiv.2104.07857"])
+        observed=NOW + dt.timedelta(days=3),
+        cited=cl.Paper(identifiers=["10.48550/arXiv.2104.07857"]),
     )
     assert again.id == one.id
     # Resolved, the state and method join the name; seen again later with another score and
     # direction flag, still one observation.
-    resolved = _obs(resolution=Resolution(state="verified_exact", method="arxiv_id", score=100))
+    resolved = _obs(resolution=cl.Resolution(state="verified_exact", method="arxiv_id", score=100))
     assert resolved.id == str(
         uuid.uuid5(
             OBSERVATION_NAMESPACE,
@@ -619,8 +609,8 @@ def test_observation_ids_are_deterministic_uuid5() -> None:
     )
     later = _obs(
         observed=NOW + dt.timedelta(days=3),
-        resolution=Resolution(state="verified_exact", method="arxiv_id", score=90),
-        direction=Direction.INBOUND,
+        resolution=cl.Resolution(state="verified_exact", method="arxiv_id", score=90),
+        direction=cl.Direction.INBOUND,
     )
     assert later.id == resolved.id
 
@@ -631,8 +621,8 @@ def test_observation_ids_are_deterministic_uuid5() -> None:
         {"source": "openalex"},
         {"position": 2},
         {"position": None},
-        {"cited": Paper(identifiers=["10.1234/other"])},
-        {"citing": Paper(identifiers=["10.1234/someone-else"])},
+        {"cited": cl.Paper(identifiers=["10.1234/other"])},
+        {"citing": cl.Paper(identifiers=["10.1234/someone-else"])},
     ],
 )
 def test_observation_ids_differ_when_identity_differs(change: dict[str, Any]) -> None:
@@ -640,10 +630,10 @@ def test_observation_ids_differ_when_identity_differs(change: dict[str, Any]) ->
 
 
 def test_unresolved_observations_are_told_apart_by_their_reference() -> None:
-    a = _obs(cited=None, reference=Reference(raw="Smith J. A study. 2020."))
-    b = _obs(cited=None, reference=Reference(raw="Doe K. Another study. 2019."))
+    a = _obs(cited=None, reference=cl.Reference(raw="Smith J. A study. 2020."))
+    b = _obs(cited=None, reference=cl.Reference(raw="Doe K. Another study. 2019."))
     assert a.id != b.id
-    assert a.id == _obs(cited=None, reference=Reference(raw="Smith J. A study. 2020.")).id
+    assert a.id == _obs(cited=None, reference=cl.Reference(raw="Smith J. A study. 2020.")).id
 
 
 def test_a_stale_observation_id_is_refused_and_replace_recomputes() -> None:
@@ -662,9 +652,9 @@ def test_a_stale_observation_id_is_refused_and_replace_recomputes() -> None:
 def test_observation_state_and_method() -> None:
     assert _obs().state is None
     assert _obs().method is None
-    resolved = _obs(resolution=Resolution(state="verified_exact", method="doi", score=100))
-    assert resolved.state is ResolutionState.VERIFIED_EXACT
-    assert resolved.method is Method.DOI
+    resolved = _obs(resolution=cl.Resolution(state="verified_exact", method="doi", score=100))
+    assert resolved.state is cl.ResolutionState.VERIFIED_EXACT
+    assert resolved.method is cl.Method.DOI
     assert _obs(contexts="As shown in [1]", intents=["methodology"]).contexts == (
         "As shown in [1]",
     )
@@ -673,7 +663,7 @@ def test_observation_state_and_method() -> None:
 # --- The model on real reference data: Crossref's publisher-asserted references (../shared/data).
 
 
-def _crossref_reference(ref: dict[str, Any], position: int) -> Reference:
+def _crossref_reference(ref: dict[str, Any], position: int) -> cl.Reference:
     """Map one Crossref ``reference`` entry onto the model, as an adapter would (test-local)."""
     identifiers: list[cl.Identifier] = []
     malformed: tuple[MalformedFragment, ...] = ()
@@ -682,7 +672,7 @@ def _crossref_reference(ref: dict[str, Any], position: int) -> Reference:
             identifiers.append(cl.parse_identifier(ref["DOI"], "doi"))
         except cl.InvalidIdentifier:
             malformed = find_identifiers(ref["DOI"]).malformed
-    return Reference(
+    return cl.Reference(
         position=position,
         raw=ref.get("unstructured"),
         key=ref.get("key"),
@@ -715,7 +705,9 @@ def test_crossref_references_fit_the_model_and_round_trip(
     asserted = malformed = 0
     for position, raw in enumerate(crossref_references, start=1):
         ref = _crossref_reference(raw, position)
-        back = structure(json.loads(json.dumps(conv.unstructure(ref))), Reference, converter=conv)
+        back = structure(
+            json.loads(json.dumps(conv.unstructure(ref))), cl.Reference, converter=conv
+        )
         assert back == ref
         if "DOI" in raw:
             asserted += 1

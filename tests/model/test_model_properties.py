@@ -63,16 +63,9 @@ def test_paper_key_is_one_for_every_arxiv_version_and_its_doi(
 def test_observation_ids_ignore_when_and_how_it_was_seen(
     obs: Observation, when: dt.datetime
 ) -> None:
-    again = Observation(
-        direction=obs.direction,
-        citing=obs.citing,
-        cited=obs.cited,
-        position=obs.position,
-        reference=obs.reference,
-        resolution=obs.resolution,
-        source=obs.source,
-        observed=when,
-    )
+    # What was seen, rebuilt without how it was seen (contexts, intents, ...) and seen at ``when``.
+    what = ("direction", "citing", "cited", "position", "reference", "resolution", "source")
+    again = Observation(**{name: getattr(obs, name) for name in what}, observed=when)
     assert again.id == obs.id
     assert replace(obs, observed=when) == attrs.evolve(obs, observed=when)
 

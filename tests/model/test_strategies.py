@@ -13,23 +13,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.model import (
-    Author,
-    Coverage,
-    CoverageState,
-    Event,
-    EventKind,
-    Measurement,
-    NoticeCheck,
-    NoticeStatus,
-    Observation,
-    Paper,
-    Reference,
-    Resolution,
-    ResolutionState,
-    WorkType,
-    utc,
-)
+from citeledger.model import Event, EventKind, WorkType, utc
 from citeledger.testing import _hypothesis_plugin, _vocab, _works, strategies
 from citeledger.testing import strategies as cst
 from tests.model.conftest import MODEL_TYPES
@@ -49,15 +33,15 @@ def fold(text: str | None) -> str:
 
 
 # A paper that gives every kind of noise room to show.
-RICH = Paper(
+RICH = cl.Paper(
     identifiers=["10.1234/endo.2020.1", "arXiv:2104.07857v2"],
     title="Endoscopic Segmentation of Gastrointestinal Lesions: A Schrödinger Bridge Approach",
     authors=[
-        Author(family="Müller", given="Jean-Pierre"),
-        Author(family="Sørensen", given="Zoë"),
-        Author(family="Doe", given="Mary Ann"),
-        Author(family="van der Berg", given="Håkon"),
-        Author(family="Smith", given="John"),
+        cl.Author(family="Müller", given="Jean-Pierre"),
+        cl.Author(family="Sørensen", given="Zoë"),
+        cl.Author(family="Doe", given="Mary Ann"),
+        cl.Author(family="van der Berg", given="Håkon"),
+        cl.Author(family="Smith", given="John"),
     ],
     year=2020,
     venue="Gastrointestinal Endoscopy",
@@ -97,9 +81,9 @@ def test_the_hypothesis_entry_point_is_declared_and_idempotent() -> None:
     _hypothesis_plugin._hypothesis_setup_hook()  # a second registration replaces the first
 
     @settings(max_examples=5, database=None)
-    @given(st.from_type(Paper))
-    def draw(paper: Paper) -> None:
-        assert isinstance(paper, Paper)
+    @given(st.from_type(cl.Paper))
+    def draw(paper: cl.Paper) -> None:
+        assert isinstance(paper, cl.Paper)
 
     draw()
 
@@ -118,7 +102,7 @@ def test_strategies_module_exports() -> None:
 
 @FAST
 @given(cst.papers(with_identifiers=True, min_title_words=5, max_title_words=6, max_authors=2))
-def test_papers_options_with_identifiers(paper: Paper) -> None:
+def test_papers_options_with_identifiers(paper: cl.Paper) -> None:
     assert paper.identifiers
     assert 1 <= len(paper.authors) <= 2
     content = [w for w in (paper.title or "").split() if w.lower() not in _vocab._STOPWORDS]
@@ -129,7 +113,7 @@ def test_papers_options_with_identifiers(paper: Paper) -> None:
 
 @FAST
 @given(cst.papers(with_identifiers=False, work_types=(WorkType.PREPRINT,)))
-def test_papers_options_without_identifiers(paper: Paper) -> None:
+def test_papers_options_without_identifiers(paper: cl.Paper) -> None:
     assert paper.identifiers == ()
     assert paper.work_type in (None, WorkType.PREPRINT)
     assert paper.key.startswith("title:")
@@ -143,7 +127,7 @@ def test_strategy_arguments_are_validated() -> None:
     with pytest.raises(ValueError, match="max_authors"):
         cst.papers(max_authors=0)
     with pytest.raises(ValueError, match="title"):
-        cst.noisy_references(Paper(identifiers=["10.1234/x"]))
+        cst.noisy_references(cl.Paper(identifiers=["10.1234/x"]))
 
 
 @FAST
@@ -175,7 +159,7 @@ def _orcid_ok(orcid: str) -> bool:
 
 @FAST
 @given(cst.authors(with_orcid=True, with_raw=True, ascii_only=True))
-def test_authors_options(author: Author) -> None:
+def test_authors_options(author: cl.Author) -> None:
     assert author.orcid is not None
     assert re.fullmatch(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]", author.orcid)
     assert _orcid_ok(author.orcid)
@@ -192,16 +176,20 @@ def test_orcid_checksum_matches_orcids_documented_example() -> None:
 
 @FAST
 @given(cst.authors(with_orcid=False, with_raw=False))
-def test_authors_without_orcid_or_raw(author: Author) -> None:
+def test_authors_without_orcid_or_raw(author: cl.Author) -> None:
     assert author.orcid is None
     assert author.raw is None
 
 
 @FAST
-@given(cst.resolutions(states=(ResolutionState.VERIFIED_FUZZY, ResolutionState.METADATA_MISMATCH)))
-def test_resolutions_are_consistent_with_their_state(res: Resolution) -> None:
+@given(
+    cst.resolutions(
+        states=(cl.ResolutionState.VERIFIED_FUZZY, cl.ResolutionState.METADATA_MISMATCH)
+    )
+)
+def test_resolutions_are_consistent_with_their_state(res: cl.Resolution) -> None:
     assert res.target is not None
-    if res.state is ResolutionState.VERIFIED_FUZZY:
+    if res.state is cl.ResolutionState.VERIFIED_FUZZY:
         assert res.method is cl.Method.FUZZY_TITLE
     else:
         assert res.method not in (cl.Method.FUZZY_TITLE, cl.Method.NO_RESOLVER_LINK, None)
@@ -209,20 +197,20 @@ def test_resolutions_are_consistent_with_their_state(res: Resolution) -> None:
 
 
 @FAST
-@given(cst.resolutions(states=(ResolutionState.UNRESOLVED, ResolutionState.PARSE_UNCERTAIN)))
-def test_unverified_resolutions_have_no_target(res: Resolution) -> None:
+@given(cst.resolutions(states=(cl.ResolutionState.UNRESOLVED, cl.ResolutionState.PARSE_UNCERTAIN)))
+def test_unverified_resolutions_have_no_target(res: cl.Resolution) -> None:
     assert res.target is None
     assert not res.verified
 
 
 @FAST
 @given(
-    cst.notice_checks(status=NoticeStatus.UNAVAILABLE),
-    cst.coverages(states=(CoverageState.PARTIAL,)),
+    cst.notice_checks(status=cl.NoticeStatus.UNAVAILABLE),
+    cst.coverages(states=(cl.CoverageState.PARTIAL,)),
 )
-def test_status_and_state_options(check: NoticeCheck, cov: Coverage) -> None:
-    assert check.status is NoticeStatus.UNAVAILABLE
-    assert cov.state is CoverageState.PARTIAL
+def test_status_and_state_options(check: cl.NoticeCheck, cov: cl.Coverage) -> None:
+    assert check.status is cl.NoticeStatus.UNAVAILABLE
+    assert cov.state is cl.CoverageState.PARTIAL
     assert cov.total is None or cov.measured < cov.total
 
 
@@ -231,7 +219,7 @@ def test_status_and_state_options(check: NoticeCheck, cov: Coverage) -> None:
     cst.measurements(sources=("crossref",), max_value=5),
     cst.events(kinds=(EventKind.RETRACTION,)),
 )
-def test_measurement_and_event_options(m: Measurement, event: Event) -> None:
+def test_measurement_and_event_options(m: cl.Measurement, event: Event) -> None:
     assert m.source == "crossref"
     assert 0 <= m.value <= 5
     assert event.kind is EventKind.RETRACTION
@@ -239,7 +227,7 @@ def test_measurement_and_event_options(m: Measurement, event: Event) -> None:
 
 @FAST
 @given(cst.observations(direction=cl.Direction.INBOUND))
-def test_observations_carry_their_computed_id(obs: Observation) -> None:
+def test_observations_carry_their_computed_id(obs: cl.Observation) -> None:
     assert obs.direction is cl.Direction.INBOUND
     if obs.resolution is not None:
         assert obs.cited == obs.resolution.target
@@ -261,7 +249,7 @@ def test_datetimes_are_utc(when: Any) -> None:
 # ----------------------------------------------------------------------------- noisy references
 
 
-def _check_cites(ref: Reference, paper: Paper) -> None:
+def _check_cites(ref: cl.Reference, paper: cl.Paper) -> None:
     """What every noisy citation keeps: enough of the paper for a sound rule to find it."""
     ref_title = norm_tokens(ref.title)
     assert ref_title, ref
@@ -312,22 +300,22 @@ def test_keep_identifiers_and_drop_fields_options(data: st.DataObject) -> None:
 def test_raw_noisy_references_go_through_the_parser() -> None:
     @FAST
     @given(cst.noisy_references(RICH, raw=True))
-    def check(ref: Reference) -> None:
+    def check(ref: cl.Reference) -> None:
         assert ref.raw is not None
-        assert ref == Reference.from_string(ref.raw, position=ref.position)
+        assert ref == cl.Reference.from_string(ref.raw, position=ref.position)
 
     check()
 
 
-def _sample(strategy: st.SearchStrategy[Reference], n: int = 300) -> list[Reference]:
+def _sample(strategy: st.SearchStrategy[cl.Reference], n: int = 300) -> list[cl.Reference]:
     """``n`` derandomised draws (no shrinking): a fixed sample to look for each kind of noise."""
-    out: list[Reference] = []
+    out: list[cl.Reference] = []
 
     @settings(
         max_examples=n, database=None, deadline=None, derandomize=True, phases=[Phase.generate]
     )
     @given(strategy)
-    def collect(ref: Reference) -> None:
+    def collect(ref: cl.Reference) -> None:
         out.append(ref)
 
     collect()
@@ -379,7 +367,7 @@ def test_the_noise_is_realistic() -> None:
 
 @FAST
 @given(cst.noisy_references(RICH, raw=False, drop_fields=False))
-def test_without_dropping_fields_every_author_is_cited(ref: Reference) -> None:
+def test_without_dropping_fields_every_author_is_cited(ref: cl.Reference) -> None:
     assert [fold(a.family) for a in ref.authors] == [fold(a.family) for a in RICH.authors]
     assert ref.year == 2020
 
@@ -401,11 +389,11 @@ def test_the_worked_example_in_docs_runs_as_documented() -> None:
     ns: dict[str, Any] = {"__name__": "docs_model_example"}
     exec(naive, ns)
     # The documented failure: NFKD leaves the stroke on "ø".
-    sorensen = Paper(
-        title="Sparse Kernel Methods", authors=[Author(family="Sørensen", given="Ana")]
+    sorensen = cl.Paper(
+        title="Sparse Kernel Methods", authors=[cl.Author(family="Sørensen", given="Ana")]
     )
-    cited = Reference(
-        title="Sparse kernel methods", authors=[Author(family="Sorensen", given="A.")]
+    cited = cl.Reference(
+        title="Sparse kernel methods", authors=[cl.Author(family="Sorensen", given="A.")]
     )
     assert not ns["cites"](cited, sorensen)
     exec(fixed, ns)
