@@ -6,7 +6,7 @@ import contextlib
 import json
 import pickle
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -623,13 +623,26 @@ def test_linear_time_on_near_misses(name: str) -> None:
     # Measured on the 2-core dev machine: 1-40 ms per 100 kB case (docs/identifiers.md);
     # the bound is generous so CI noise cannot flake it, and quadratic behaviour would take
     # seconds to minutes.
+    # CPU time, best of three: other processes on a shared machine cannot flake it.
     text = ADVERSARIAL[name]
     assert len(text) >= 90_000
-    t0 = time.perf_counter()
-    find_identifiers(text)
-    with contextlib.suppress(InvalidIdentifier):
-        parse_identifier(text)
-    assert time.perf_counter() - t0 < 0.25
+
+    def scan() -> None:
+        find_identifiers(text)
+        with contextlib.suppress(InvalidIdentifier):
+            parse_identifier(text)
+
+    assert _cpu_best(scan) < 0.25
+
+
+def _cpu_best(run: Callable[[], object], rounds: int = 3) -> float:
+    """The least CPU time (seconds) ``run`` took over ``rounds`` calls."""
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.process_time()
+        run()
+        best = min(best, time.process_time() - t0)
+    return best
 
 
 # --------------------------------------------------------------------------------------------
@@ -1036,12 +1049,8 @@ def test_find_identifiers_is_linear_on_a_repeated_label(label: str) -> None:
     # Each label scanned its whole unbroken remainder: 100 KB of "doi:" took 7 s. The token a
     # label reads is now bounded, so ten times the text costs about ten times the time.
     small, large = label * (5_000 // len(label)), label * (50_000 // len(label))
-    t0 = time.perf_counter()
-    find_identifiers(small)
-    t_small = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    find_identifiers(large)
-    t_large = time.perf_counter() - t0
+    t_small = _cpu_best(lambda: find_identifiers(small))
+    t_large = _cpu_best(lambda: find_identifiers(large))
     assert t_large < 25 * max(t_small, 1e-3)
     assert t_large < 2.0
 
