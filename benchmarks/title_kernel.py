@@ -26,11 +26,8 @@ import json
 import sys
 import time
 from collections import Counter
-from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from rapidfuzz import fuzz, process
 
 from citeledger.resolve import _titles
 from citeledger.resolve.catalog import Catalog
@@ -57,20 +54,8 @@ def today(cat: Catalog, title: str) -> list[tuple[float, int]]:
 
 
 def today_scoring(titles: list[str], query: str, ids: list[int]) -> list[tuple[float, int]]:
-    if not ids:
-        return []
-    choices = (titles[ids[0]],) if len(ids) == 1 else itemgetter(*ids)(titles)
-    hits = process.extract(
-        query, choices, scorer=fuzz.ratio, processor=None, score_cutoff=CUTOFF, limit=None
-    )
-    scored = [(score, ids[idx]) for _, score, idx in hits]
-    if len(scored) > LIMIT > 0:
-        floor = scored[LIMIT - 1][0]
-        scored = [s for s in scored if s[0] >= floor]
-    if scored:
-        floor = scored[0][0] - WINDOW
-        scored = [s for s in scored if s[0] >= floor]
-    return scored
+    # PyTitleTable.top's scoring step on the catalog's blocked ids (no lists, no final sort)
+    return _titles.scored_ids(titles, query, ids, LIMIT, CUTOFF, WINDOW)
 
 
 def main() -> None:

@@ -18,20 +18,16 @@ from typing import TYPE_CHECKING, Final
 from rapidfuzz import fuzz
 
 from citeledger.identifiers import version_of, work_key
-from citeledger.model import Evidence, Method, Paper, Reference, Resolution, ResolutionState
+from citeledger.model import Evidence, Paper, Reference, Resolution, ResolutionState
 from citeledger.model._observation import _Deferred
 from citeledger.resolve._results import (
-    _exact_evidence,
-    _exact_reason,
-    _found_note,
-    _fuzzy_reason,
+    _exact_verified,
+    _fuzzy_verified,
     _listed,
     _then_compared,
     _trusted_resolution,
-    _verified,
 )
 from citeledger.resolve._rules import (
-    _agreement_score,
     _describe,
     _ident_evidence,
     _malformed_evidence,
@@ -184,12 +180,8 @@ def pair_route(
             cfg, feats, ref, best, quick=True, keys=(ref_keys, one.keys()) if idents else None
         )
         if not failures and not later:
-            return _verified(
-                Method.FUZZY_TITLE,
-                best,
-                _Deferred(_route_evidence, ref),
-                _fuzzy_reason(idents or None, best, None, note),
-                None,
+            return _fuzzy_verified(
+                best, _Deferred(_route_evidence, ref), idents or None, None, note
             )
     return _trusted_resolution(
         state=ResolutionState.MALFORMED_IDENTIFIER
@@ -248,14 +240,5 @@ def _exact_pair(
     comp = compare(feats, paper, lenient_title=True, year_tolerance=cfg.exact_year_tolerance)
     if exact_problems(cfg, comp):
         return None
-    note = _found_note(ident, paper, one.keys())
     found = _Scored(paper, comp)
-    return _trusted_resolution(
-        state=ResolutionState.VERIFIED_EXACT,
-        method=Method.for_scheme(ident.scheme),
-        target=paper,
-        score=_agreement_score(comp, identifier=True),
-        evidence=_exact_evidence(_Deferred(_not_found, missing), ident, found, note),
-        reason=_Deferred(_exact_reason, ident, note, ""),
-        alternatives=(),
-    )
+    return _exact_verified(ident, found, _Deferred(_not_found, missing), "", (), keys=one.keys())

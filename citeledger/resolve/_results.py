@@ -10,12 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from citeledger.identifiers import (
-    Identifier,
-    version_key,
-    version_of,
-    work_key,
-)
+from citeledger.identifiers import version_key, version_of, work_key
 from citeledger.model import (
     Agreement,
     Evidence,
@@ -35,6 +30,8 @@ from citeledger.resolve.scoring import EvidenceTuple, _evidence_tuple, _outcome_
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from citeledger.identifiers import Identifier
 
 
 _STATES: Final = {s.value: s for s in ResolutionState}
@@ -117,20 +114,32 @@ def _listed(idents: Sequence[Identifier]) -> str:
     return ", ".join(str(i) for i in idents)
 
 
-def _fuzzy_reason(
-    missing: Sequence[Identifier] | None, best: _Scored, runner: _Scored | None, reason: str
-) -> _Deferred:
-    """The reason of a verified fuzzy match, formatted when read.
+def _fuzzy_verified(
+    best: _Scored,
+    evidence: Sequence[Evidence] | _Deferred,
+    missing: Sequence[Identifier] | None,
+    runner: _Scored | None,
+    reason: str,
+) -> Resolution:
+    """The fuzzy route's ``VERIFIED_FUZZY`` result for ``best`` (:func:`_verified`).
 
-    ``missing``: the identifiers that were not in the catalog, if any.
+    Its reason, formatted when read, names ``missing`` (the identifiers that were not in the
+    catalog, if any), ``best``'s title similarity and corroborations, its lead over ``runner``
+    and the decision's ``reason``.
     """
-    return _Deferred(_fuzzy_text, missing, best, runner, reason)
+    return _verified(
+        Method.FUZZY_TITLE,
+        best,
+        evidence,
+        _Deferred(_fuzzy_text, missing, best, runner, reason),
+        runner,
+    )
 
 
 def _fuzzy_text(
     missing: Sequence[Identifier] | None, best: _Scored, runner: _Scored | None, reason: str
 ) -> str:
-    """:func:`_fuzzy_reason`'s text."""
+    """The reason of :func:`_fuzzy_verified`'s result."""
     prefix = "" if not missing else f"{_listed(missing)} not in catalog; "
     comp = best.comparison
     lead = (
@@ -158,24 +167,39 @@ def _found_note(ident: Identifier, paper: Paper, keys: Sequence[str] | None = No
     return "found via a related version (preprint/published link)"
 
 
-def _exact_evidence(
-    evidence: Sequence[Evidence] | _Deferred,
+def _exact_verified(
     ident: Identifier,
     chosen: _Scored,
-    note: str,
-) -> _Deferred:
-    """The identifier route's evidence, rendered when read.
+    evidence: Sequence[Evidence] | _Deferred,
+    told: str,
+    alternatives: tuple[Paper, ...],
+    *,
+    keys: Sequence[str] | None = None,
+) -> Resolution:
+    """The identifier route's ``VERIFIED_EXACT`` result: ``ident`` found ``chosen``.
 
-    ``evidence``: what the route noted before (identifiers not found), or that deferred.
+    Its evidence and reason are rendered when read: ``evidence`` (what the route noted before,
+    the identifiers not found, or that deferred), then how ``ident`` found the paper and the
+    compared fields; the reason says how it was found (:func:`_found_note`, given ``keys``),
+    then ``told``. ``alternatives``: the other records the identifier found.
     """
+    note = _found_note(ident, chosen.paper, keys)
     before = evidence if isinstance(evidence, _Deferred) else tuple(evidence)
-    return _Deferred(_exact_shown, before, ident, chosen, note)
+    return _trusted_resolution(
+        state=ResolutionState.VERIFIED_EXACT,
+        method=Method.for_scheme(ident.scheme),
+        target=chosen.paper,
+        score=_agreement_score(chosen.comparison, identifier=True),
+        evidence=_Deferred(_exact_shown, before, ident, chosen, note),
+        reason=_Deferred(_exact_reason, ident, note, told),
+        alternatives=alternatives,
+    )
 
 
 def _exact_shown(
     before: tuple[Evidence, ...] | _Deferred, ident: Identifier, chosen: _Scored, note: str
 ) -> tuple[Evidence, ...]:
-    """:func:`_exact_evidence`'s value."""
+    """The evidence of :func:`_exact_verified`'s result."""
     head = before.value() if isinstance(before, _Deferred) else before
     return (*head, _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
 

@@ -277,21 +277,24 @@ pid_of(PyObject *obj, uint32_t *pid)
     return 0;
 }
 
+/* The Python objects a TitleIndex holds, each given to EACH (Py_VISIT, Py_CLEAR): the one list
+ * the collector's traverse and clear share. */
+#define TITLEINDEX_OBJECTS(EACH)                                                               \
+    EACH(self->normalized);                                                                    \
+    EACH(self->titles);                                                                        \
+    EACH(self->postings)
+
 static int
 TitleIndex_traverse(TitleIndex *self, visitproc visit, void *arg)
 {
-    Py_VISIT(self->normalized);
-    Py_VISIT(self->titles);
-    Py_VISIT(self->postings);
+    TITLEINDEX_OBJECTS(Py_VISIT);
     return 0;
 }
 
 static int
 TitleIndex_clear(TitleIndex *self)
 {
-    Py_CLEAR(self->normalized);
-    Py_CLEAR(self->titles);
-    Py_CLEAR(self->postings);
+    TITLEINDEX_OBJECTS(Py_CLEAR);
     return 0;
 }
 

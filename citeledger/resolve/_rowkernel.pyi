@@ -1,20 +1,12 @@
 # Type stub of the compiled steps of Catalog.from_records (_rowkernel.c); their contract is
-# _rows._fold's and _rows.PyTitleIndex's (documented there).
+# _rows._fold's and _rows.PyTitleIndex's (documented there). TitleIndex is typed as a subclass
+# of PyTitleIndex (not one at run time), whose methods it has: their signatures stated once, there.
 
-from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
+
+from citeledger.resolve._rows import PyTitleIndex
 
 def fold(value: object, other: Callable[[Any], str | None], /) -> Any: ...
 
-class TitleIndex:
-    def __init__(
-        self,
-        normalized: list[str],
-        titles: Callable[[str], None],
-        postings: dict[str, array[int]],
-        drop: Iterable[str],
-    ) -> None: ...
-    def add(self, title: str | None, pid: int, /) -> bool: ...
-    def add_tokens(self, tokens: Iterable[str], pid: int, /) -> None: ...
-    def finish(self) -> None: ...
+class TitleIndex(PyTitleIndex): ...

@@ -650,6 +650,10 @@ lcs_of_state(const Pattern *p, const uint64_t *S, Py_ssize_t n)
     return lcs + POPCOUNT64(~S[n - 1] & p->lastmask);
 }
 
+/* DEFINE(N) for each query width N in 64-bit words that has its own unrolled kernels (1 to 4;
+ * a longer query takes the kernels of 4 or the generic loop) */
+#define QUERY_WIDTHS(DEFINE) DEFINE(1) DEFINE(2) DEFINE(3) DEFINE(4)
+
 /* LCS of the query and a Latin-1 title with N 64-bit words: the loops unrolled, S in registers. */
 #define DEFINE_LCS_U8(N)                                                                       \
     static Py_ssize_t lcs_u8_##N(const Pattern *p, const uint8_t *s, Py_ssize_t len)           \
@@ -664,10 +668,7 @@ lcs_of_state(const Pattern *p, const uint64_t *S, Py_ssize_t n)
         return lcs_of_state(p, S, N);                                                          \
     }
 
-DEFINE_LCS_U8(1)
-DEFINE_LCS_U8(2)
-DEFINE_LCS_U8(3)
-DEFINE_LCS_U8(4)
+QUERY_WIDTHS(DEFINE_LCS_U8)
 
 #define LCS_LOOP(CTYPE)                                                                        \
     do {                                                                                       \
@@ -712,6 +713,17 @@ DEFINE_LCS_U8(4)
  * abandoned (LCS -1), as the SIMD batches' lanes are (see there). */
 #define PAIR_CHECK 16
 
+/* The rest of one title of the pair, s[J .. LEN - 1], each PAIR_CHECK characters checked
+ * against its budget MISS (LIVE false once over it); J starts at i, the common prefix's end. */
+#define PAIR_TAIL(S, s, J, LEN, MISS, LIVE, N)                                                 \
+    for (J = i; LIVE && J < LEN;) {                                                            \
+        Py_ssize_t end = LEN - J > PAIR_CHECK ? J + PAIR_CHECK : LEN;                          \
+        for (; J < end; J++) {                                                                 \
+            LCS_STEP(S, p->latin + (size_t)s[J] * N, N);                                       \
+        }                                                                                      \
+        LIVE = J - lcs_of_state(p, S, N) <= MISS;                                              \
+    }
+
 #define DEFINE_LCS_PAIR_U8(N)                                                                  \
     static void lcs_pair_u8_##N(const Pattern *p, const uint8_t *a, Py_ssize_t la,             \
                                 Py_ssize_t ma, const uint8_t *b, Py_ssize_t lb, Py_ssize_t mb, \
@@ -732,28 +744,13 @@ DEFINE_LCS_U8(4)
             live_a = i - lcs_of_state(p, A, N) <= ma;                                          \
             live_b = i - lcs_of_state(p, B, N) <= mb;                                          \
         }                                                                                      \
-        for (ia = i; live_a && ia < la;) {                                                     \
-            Py_ssize_t end = la - ia > PAIR_CHECK ? ia + PAIR_CHECK : la;                      \
-            for (; ia < end; ia++) {                                                           \
-                LCS_STEP(A, p->latin + (size_t)a[ia] * N, N);                                  \
-            }                                                                                  \
-            live_a = ia - lcs_of_state(p, A, N) <= ma;                                         \
-        }                                                                                      \
-        for (ib = i; live_b && ib < lb;) {                                                     \
-            Py_ssize_t end = lb - ib > PAIR_CHECK ? ib + PAIR_CHECK : lb;                      \
-            for (; ib < end; ib++) {                                                           \
-                LCS_STEP(B, p->latin + (size_t)b[ib] * N, N);                                  \
-            }                                                                                  \
-            live_b = ib - lcs_of_state(p, B, N) <= mb;                                         \
-        }                                                                                      \
+        PAIR_TAIL(A, a, ia, la, ma, live_a, N);                                                \
+        PAIR_TAIL(B, b, ib, lb, mb, live_b, N);                                                \
         *ra = live_a ? lcs_of_state(p, A, N) : -1;                                             \
         *rb = live_b ? lcs_of_state(p, B, N) : -1;                                             \
     }
 
-DEFINE_LCS_PAIR_U8(1)
-DEFINE_LCS_PAIR_U8(2)
-DEFINE_LCS_PAIR_U8(3)
-DEFINE_LCS_PAIR_U8(4)
+QUERY_WIDTHS(DEFINE_LCS_PAIR_U8)
 
 /* Length of the longest common subsequence of the query and one title. */
 static Py_ssize_t
@@ -841,9 +838,11 @@ static const char *const simd_names[] = {"scalar", "avx2", "avx512"};
 #define HAVE_X86_SIMD 1
 #include <immintrin.h>
 
-/* the staging block: lane k's characters at stage[k * BATCH_MAX_LEN + i] */
-static Py_ssize_t
-batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage)
+/* the staging block: lane k's characters at stage[k * BATCH_MAX_LEN + i]; lens[k] and
+ * maxmiss[k] its length and miss budget as 64-bit lanes (0 for a lane past the batch's) */
+static inline Py_ssize_t
+batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage, long long *lens,
+            long long *maxmiss)
 {
     Py_ssize_t maxlen = 0;
     for (int k = 0; k < b->n; k++) {
@@ -858,9 +857,32 @@ batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage)
             memcpy(dst, b->s[k], (size_t)len);
         }
         memset(dst + len, pad, (size_t)(maxlen - len));
+        lens[k] = (long long)len;
+        maxmiss[k] = k < b->n ? (long long)b->maxmiss[k] : 0;
     }
     return maxlen;
 }
+
+/* r[0 .. LANES - 1]: the rows of the query's match table L (N words a row) for character i
+ * of each of the LANES lanes staged in stage (the kernels' names for them) */
+#define BATCH_ROWS(r, LANES, N)                                                                \
+    const uint64_t *r[LANES];                                                                  \
+    for (int k = 0; k < (LANES); k++) {                                                        \
+        r[k] = L + (size_t)stage[k * BATCH_MAX_LEN + i] * (N);                                 \
+    }
+
+/* the batch's lanes' results, from the vector of LCS (or -1) stored as 64-bit lanes */
+static inline void
+batch_done(Batch *b, const long long *res)
+{
+    for (int k = 0; k < b->n; k++) {
+        b->lcs[k] = (Py_ssize_t)res[k];
+    }
+}
+
+/* the kernels DEFINE_BATCH_<ISA> defines, by query width (QUERY_WIDTHS) */
+#define BATCH_KERNELS(ISA)                                                                     \
+    {lcs_batch_##ISA##_1, lcs_batch_##ISA##_2, lcs_batch_##ISA##_3, lcs_batch_##ISA##_4}
 
 /* AVX-512 (F and VPOPCNTDQ): 8 lanes; N words of the query (1 to 4); the abort check in
  * vectors too (the lanes' LCS by vector popcount), every BATCH_CHECK_AVX512 characters */
@@ -869,15 +891,11 @@ batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage)
         lcs_batch_avx512_##N(const Pattern *p, Batch *b, uint8_t pad)                          \
     {                                                                                          \
         uint8_t stage[8 * BATCH_MAX_LEN];                                                      \
-        Py_ssize_t maxlen = batch_stage(b, 8, pad, stage);                                     \
+        long long lens[8], maxmiss[8];                                                         \
+        Py_ssize_t maxlen = batch_stage(b, 8, pad, stage, lens, maxmiss);                      \
         const uint64_t *L = p->latin;                                                          \
         const __m512i one = _mm512_set1_epi64(1);                                              \
         const __m512i lastm = _mm512_set1_epi64((long long)p->lastmask);                       \
-        long long lens[8], maxmiss[8];                                                         \
-        for (int k = 0; k < 8; k++) {                                                          \
-            lens[k] = k < b->n ? (long long)b->len[k] : 0;                                     \
-            maxmiss[k] = k < b->n ? (long long)b->maxmiss[k] : 0;                              \
-        }                                                                                      \
         const __m512i lenv = _mm512_loadu_si512((const void *)lens);                           \
         const __m512i missv = _mm512_loadu_si512((const void *)maxmiss);                       \
         __m512i out = _mm512_set1_epi64(-1);                                                   \
@@ -889,10 +907,7 @@ batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage)
         for (Py_ssize_t i0 = 0; alive; i0 += BATCH_CHECK_AVX512) {                             \
             Py_ssize_t i1 = i0 + BATCH_CHECK_AVX512 < maxlen ? i0 + BATCH_CHECK_AVX512 : maxlen; \
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
-                const uint64_t *r[8];                                                          \
-                for (int k = 0; k < 8; k++) {                                                  \
-                    r[k] = L + (size_t)stage[k * BATCH_MAX_LEN + i] * N;                       \
-                }                                                                              \
+                BATCH_ROWS(r, 8, N)                                                            \
                 __m512i M[N];                                                                  \
                 if (N == 2) {                                                                  \
                     __m512i lo_ = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[0])); \
@@ -945,15 +960,10 @@ batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage)
         }                                                                                      \
         long long res[8];                                                                      \
         _mm512_storeu_si512((void *)res, out);                                                 \
-        for (int k = 0; k < b->n; k++) {                                                       \
-            b->lcs[k] = (Py_ssize_t)res[k];                                                    \
-        }                                                                                      \
+        batch_done(b, res);                                                                    \
     }
 
-DEFINE_BATCH_AVX512(1)
-DEFINE_BATCH_AVX512(2)
-DEFINE_BATCH_AVX512(3)
-DEFINE_BATCH_AVX512(4)
+QUERY_WIDTHS(DEFINE_BATCH_AVX512)
 
 /* popcount of each 64-bit lane: nibbles looked up with a byte shuffle, summed with SAD */
 __attribute__((target("avx2"))) static inline __m256i
@@ -974,7 +984,8 @@ popcount_avx2(__m256i v)
         const Pattern *p, Batch *b, uint8_t pad)                                               \
     {                                                                                          \
         uint8_t stage[4 * BATCH_MAX_LEN];                                                      \
-        Py_ssize_t maxlen = batch_stage(b, 4, pad, stage);                                     \
+        long long lens[4], maxmiss[4];                                                         \
+        Py_ssize_t maxlen = batch_stage(b, 4, pad, stage, lens, maxmiss);                      \
         const uint64_t *L = p->latin;                                                          \
         const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ULL);             \
         __m256i S[N];                                                                          \
@@ -984,11 +995,6 @@ popcount_avx2(__m256i v)
         const __m256i ones = _mm256_set1_epi64x(-1);                                           \
         const __m256i lastm = _mm256_set1_epi64x((long long)p->lastmask);                      \
         const __m256i bitsv = _mm256_set_epi64x(8, 4, 2, 1);                                   \
-        long long lens[4], maxmiss[4];                                                         \
-        for (int k = 0; k < 4; k++) {                                                          \
-            lens[k] = k < b->n ? (long long)b->len[k] : 0;                                     \
-            maxmiss[k] = k < b->n ? (long long)b->maxmiss[k] : 0;                              \
-        }                                                                                      \
         const __m256i lenv = _mm256_loadu_si256((const __m256i *)lens);                        \
         const __m256i missv = _mm256_loadu_si256((const __m256i *)maxmiss);                    \
         __m256i out = ones;                                                                    \
@@ -996,10 +1002,7 @@ popcount_avx2(__m256i v)
         for (Py_ssize_t i0 = 0; alive; i0 += BATCH_CHECK_AVX2) {                               \
             Py_ssize_t i1 = i0 + BATCH_CHECK_AVX2 < maxlen ? i0 + BATCH_CHECK_AVX2 : maxlen;   \
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
-                const uint64_t *r[4];                                                          \
-                for (int k = 0; k < 4; k++) {                                                  \
-                    r[k] = L + (size_t)stage[k * BATCH_MAX_LEN + i] * N;                       \
-                }                                                                              \
+                BATCH_ROWS(r, 4, N)                                                            \
                 __m256i M[N];                                                                  \
                 if (N == 2) {                                                                  \
                     __m256i lo_ = _mm256_inserti128_si256(                                     \
@@ -1048,15 +1051,10 @@ popcount_avx2(__m256i v)
         }                                                                                      \
         long long res[4];                                                                      \
         _mm256_storeu_si256((__m256i *)res, out);                                              \
-        for (int k = 0; k < b->n; k++) {                                                       \
-            b->lcs[k] = (Py_ssize_t)res[k];                                                    \
-        }                                                                                      \
+        batch_done(b, res);                                                                    \
     }
 
-DEFINE_BATCH_AVX2(1)
-DEFINE_BATCH_AVX2(2)
-DEFINE_BATCH_AVX2(3)
-DEFINE_BATCH_AVX2(4)
+QUERY_WIDTHS(DEFINE_BATCH_AVX2)
 
 static void
 simd_detect(void)
@@ -1074,8 +1072,8 @@ simd_detect(void)
 /* the batch kernels by SIMD level (1: AVX2, 2: AVX-512) and query words (1 to 4) */
 typedef void (*BatchKernel)(const Pattern *p, Batch *b, uint8_t pad);
 static const BatchKernel batch_kernels[2][4] = {
-    {lcs_batch_avx2_1, lcs_batch_avx2_2, lcs_batch_avx2_3, lcs_batch_avx2_4},
-    {lcs_batch_avx512_1, lcs_batch_avx512_2, lcs_batch_avx512_3, lcs_batch_avx512_4},
+    BATCH_KERNELS(avx2),
+    BATCH_KERNELS(avx512),
 };
 
 /* LCS of the batch's lanes at the current SIMD level (> 0), query of 1 to 4 words */

@@ -1,23 +1,11 @@
 # Type stub of the compiled title table (_titlekernel.c); its contract is PyTitleTable's in
-# _titles.py (documented there).
+# _titles.py (documented there). Typed as a subclass of it (not one at run time) so that the
+# signatures of the methods both have are stated once, there; the C type adds its pickle state
+# (_state, _from_state) and pickles by __reduce__, not by PyTitleTable's __getstate__/__setstate__.
 
-from array import array
-from collections.abc import Sequence
+from citeledger.resolve._titles import PyTitleTable
 
-class TitleTable:
-    def __init__(self) -> None: ...
-    def append(self, title: str, /) -> None: ...
-    def __len__(self) -> int: ...
-    def __getitem__(self, i: int, /) -> str: ...
-    def top(
-        self,
-        query: str,
-        lists: Sequence[array[int]],
-        mode: int,
-        limit: int,
-        cutoff: float,
-        window: float,
-    ) -> list[tuple[float, int]]: ...
+class TitleTable(PyTitleTable):
     def _state(self) -> tuple[bytes, bytes, bytes, str]: ...
     @classmethod
     def _from_state(

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from citeledger.resolve._titlekernel import TitleTable as CTitleTable
 
-__all__ = ["COMPILED", "PyTitleTable", "TitleTable", "candidate_ids"]
+__all__ = ["COMPILED", "PyTitleTable", "TitleTable", "candidate_ids", "scored_ids"]
 
 
 class PyTitleTable:
@@ -108,28 +108,45 @@ class PyTitleTable:
         ids = candidate_ids(lists, mode)
         if not ids:
             return []
-        order = list(ids)
-        titles = self._titles
-        choices = (titles[order[0]],) if len(order) == 1 else itemgetter(*order)(titles)
-        hits = process.extract(
-            query,
-            choices,
-            scorer=fuzz.ratio,
-            processor=None,
-            score_cutoff=cutoff,
-            limit=None,
-        )
-        # extract() returns the hits best first, so the two floors are read off its order and
         # only the few hits kept are sorted (ties by id)
-        scored = [(score, order[idx]) for _, score, idx in hits]
-        if len(scored) > limit > 0:
-            floor = scored[limit - 1][0]
-            scored = [s for s in scored if s[0] >= floor]
-        if scored:
-            floor = scored[0][0] - window
-            scored = [s for s in scored if s[0] >= floor]
+        scored = scored_ids(self._titles, query, list(ids), limit, cutoff, window)
         scored.sort(key=_best_first)
         return scored
+
+
+def scored_ids(  # noqa: PLR0917 - positional, as PyTitleTable.top
+    titles: Sequence[str],
+    query: str,
+    ids: Sequence[int],
+    limit: int,
+    cutoff: float,
+    window: float,
+) -> list[tuple[float, int]]:
+    """The hits :meth:`PyTitleTable.top` keeps among ``ids``, best score first, ties unordered.
+
+    ``titles[i]`` is the title of id ``i``; ``ids`` are the candidates (distinct) and ``limit``,
+    ``cutoff`` and ``window`` are :meth:`~PyTitleTable.top`'s. ``process.extract`` scores them
+    and returns the hits best first, so the two floors are read off its order.
+    """
+    if not ids:
+        return []
+    choices = (titles[ids[0]],) if len(ids) == 1 else itemgetter(*ids)(titles)
+    hits = process.extract(
+        query,
+        choices,
+        scorer=fuzz.ratio,
+        processor=None,
+        score_cutoff=cutoff,
+        limit=None,
+    )
+    scored = [(score, ids[idx]) for _, score, idx in hits]
+    if len(scored) > limit > 0:
+        floor = scored[limit - 1][0]
+        scored = [s for s in scored if s[0] >= floor]
+    if scored:
+        floor = scored[0][0] - window
+        scored = [s for s in scored if s[0] >= floor]
+    return scored
 
 
 def candidate_ids(lists: Sequence[array[int]], mode: int) -> set[int]:

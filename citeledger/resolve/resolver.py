@@ -59,10 +59,8 @@ from citeledger.resolve._batch import (
 from citeledger.resolve._config import ResolverConfig
 from citeledger.resolve._pair import _OnePaper, pair_route
 from citeledger.resolve._results import (
-    _exact_evidence,
-    _exact_reason,
-    _found_note,
-    _fuzzy_reason,
+    _exact_verified,
+    _fuzzy_verified,
     _listed,
     _then_compared,
     _trusted_resolution,
@@ -421,18 +419,9 @@ class Resolver:
                         "agree with this one only)"
                     )
             if agreeing:
-                chosen = agreeing[0]
-                note = _found_note(ident, chosen.paper)
-                comp = chosen.comparison
-                return _trusted_resolution(
-                    state=ResolutionState.VERIFIED_EXACT,
-                    method=Method.for_scheme(ident.scheme),
-                    target=chosen.paper,
-                    score=_agreement_score(comp, identifier=True),
-                    # Rendered when read (most results of a batch are read for state and target).
-                    evidence=_exact_evidence(evidence, ident, chosen, note),
-                    reason=_Deferred(_exact_reason, ident, note, told),
-                    alternatives=tuple(s.paper for s in agreeing[1:]),
+                # Rendered when read (most results of a batch are read for state and target).
+                return _exact_verified(
+                    ident, agreeing[0], evidence, told, tuple(s.paper for s in agreeing[1:])
                 )
             if mismatch is None:
                 mismatch = (ident, scored[0], exact_problems(self.config, scored[0].comparison))
@@ -547,13 +536,7 @@ class Resolver:
         candidates = self._candidates(feats, ref)
         ok, reason, best, runner = fuzzy_decision(self.config, feats, ref, candidates)
         if ok and best is not None:
-            return _verified(
-                Method.FUZZY_TITLE,
-                best,
-                evidence,
-                _fuzzy_reason(ref.identifiers or None, best, runner, reason),
-                runner,
-            )
+            return _fuzzy_verified(best, evidence, ref.identifiers or None, runner, reason)
         if ref.identifiers:
             reason = f"{_listed(ref.identifiers)} not in catalog; {reason}"
         alternatives = [c.paper for c in (best, runner) if c is not None]

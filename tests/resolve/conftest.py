@@ -6,6 +6,8 @@ The helpers below serve more than one test module of this folder (the rule tests
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import citeledger as cl
 from citeledger.model import Agreement, ResolutionState
 from citeledger.resolve.normalize import normalize_title
@@ -20,6 +22,24 @@ MISMATCH = ResolutionState.METADATA_MISMATCH
 def title_sim(a: str, b: str) -> float:
     """The title similarity of two raw titles (normalised as the resolver normalises them)."""
     return title_similarity(normalize_title(a), normalize_title(b))
+
+
+def resolved(
+    papers: Iterable[cl.Paper],
+    ref: cl.Reference | cl.Paper | str,
+    state: ResolutionState,
+    *reasons: str,
+    config: cl.ResolverConfig | None = None,
+) -> cl.Resolution:
+    """``ref`` (what ``Resolver.resolve`` takes) resolved against ``papers``, asserted in ``state``.
+
+    Each of ``reasons`` is asserted to be in the result's reason.
+    """
+    res = cl.Resolver(papers, config=config).resolve(ref)
+    assert res.state is state, res.reason
+    for reason in reasons:
+        assert reason in res.reason
+    return res
 
 
 def agreement_of(res: cl.Resolution, name: str) -> Agreement | None:

@@ -26,7 +26,7 @@ from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
 from tests import _data
 from tests.conftest import SOURCES, requires_shared
-from tests.resolve.conftest import review_column_issues
+from tests.resolve.conftest import cite, resolved, review_column_issues
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -293,9 +293,9 @@ def test_generic_title_needs_exact_year(resolver: cl.Resolver) -> None:
     assert ok.target is EDITORIAL_2019
     no_year = resolver.resolve(cl.Reference(title="Editorial", authors=["Doe J"], venue="Nature"))
     assert no_year.state is ResolutionState.UNRESOLVED
-    title_only = cl.Resolver([EDITORIAL_2019]).resolve(cl.Reference(title="Editorial"))
-    assert title_only.state is ResolutionState.UNRESOLVED
-    assert "generic" in title_only.reason
+    resolved(
+        [EDITORIAL_2019], cl.Reference(title="Editorial"), ResolutionState.UNRESOLVED, "generic"
+    )
 
 
 def test_disagreeing_authors_block_fuzzy(resolver: cl.Resolver) -> None:
@@ -1155,24 +1155,18 @@ def test_comparison_keeps_outcomes_raw_and_renders_them_as_evidence() -> None:
 def test_a_work_recorded_twice_with_a_typo_is_not_a_look_alike() -> None:
     # Google Scholar-style duplicates (real DBLP-Scholar records): one work, two records, one
     # title with a typo. Neither is a look-alike of the other, so the margin rule does not apply.
-    ref = cl.Reference(
-        title="A research status report on adaptation for mobile data access",
-        authors="B Noble, M Satyanarayanan",
-        year=1995,
-        venue="SIGMOD Record",
-    )
     a = cl.Paper(
         title="A research status report on adaptation for mobile data access",
         authors=["M Satyanarayanan", "BD Noble"],
         venue="SIGMOD Record",
     )
+    ref = cite(a, authors="B Noble, M Satyanarayanan", year=1995)
     b = cl.Paper(
         title="A research status report on adaptation for mobile data acess",
         authors=["M Satyanarayanan", "B Noble"],
         venue="SIGMOD Record",
     )
-    res = cl.Resolver([a, b]).resolve(ref)
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    res = resolved([a, b], ref, cl.ResolutionState.VERIFIED_FUZZY)
     assert res.target is a
     # A substituted word is another work even when the titles are this close; so is a
     # typo-level twin by other authors or of another year.
@@ -1216,12 +1210,12 @@ def test_undated_scraped_duplicates_sharing_an_author_are_one_work() -> None:
         ),
         cl.Paper(title="data grid management systems", authors="a jagatheesan , a rajasekar"),
     ]
-    res = cl.Resolver(records).resolve(ref)
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    resolved(records, ref, cl.ResolutionState.VERIFIED_FUZZY)
     # A year on both sides tells versions apart: then they are look-alikes again.
     dated = [attrs.evolve(records[0], year=2001), attrs.evolve(records[2], year=2003)]
-    res2 = cl.Resolver(dated).resolve(attrs.evolve(ref, authors=ref.authors[:1], year=None))
-    assert res2.state is cl.ResolutionState.UNRESOLVED
+    res2 = resolved(
+        dated, attrs.evolve(ref, authors=ref.authors[:1], year=None), cl.ResolutionState.UNRESOLVED
+    )
     assert res2.reason.startswith("ambiguous")
 
 
@@ -1382,27 +1376,28 @@ def test_crossref_structured_reference_without_title_resolves_by_journal_volume_
     other = cl.model.replace(
         luga, title="Another article", venue="Cell Stem Cell", identifiers=["10.1016/x.1"]
     )
-    res = cl.Resolver([other, luga]).resolve(reference)
-    assert res.state is ResolutionState.VERIFIED_FUZZY
+    res = resolved([other, luga], reference, ResolutionState.VERIFIED_FUZZY)
     assert res.method is cl.Method.JOURNAL_VOLUME_PAGE
     assert res.target is luga
     assert "the journal, volume and first page identify" in res.reason
     # Without the record: searched and not found, so UNRESOLVED (not "too little to parse").
-    absent = cl.Resolver([other]).resolve(reference)
-    assert absent.state is ResolutionState.UNRESOLVED
-    assert "journal 'Cell Stem Cell' is not 'Cell'" in absent.reason
+    resolved(
+        [other], reference, ResolutionState.UNRESOLVED, "journal 'Cell Stem Cell' is not 'Cell'"
+    )
     # Without a volume there is nothing to match on.
-    bare = cl.Resolver([luga]).resolve(cl.model.replace(reference, volume=None))
-    assert bare.state is ResolutionState.PARSE_UNCERTAIN
+    resolved([luga], cl.model.replace(reference, volume=None), ResolutionState.PARSE_UNCERTAIN)
 
 
 @requires_shared
 def test_malformed_identifier_crossref_truncated_doi() -> None:
     row = _data.row("crossref_overall_2k.jsonl", "crossref-overall-2k:1894")
     found = find_identifiers(row["left"]["reference"]["DOI"])
-    res = cl.Resolver([]).resolve(cl.Reference(malformed=found.malformed))
-    assert res.state is ResolutionState.MALFORMED_IDENTIFIER
-    assert "10.1007/BF0229355" in res.reason
+    resolved(
+        [],
+        cl.Reference(malformed=found.malformed),
+        ResolutionState.MALFORMED_IDENTIFIER,
+        "10.1007/BF0229355",
+    )
 
 
 @requires_shared

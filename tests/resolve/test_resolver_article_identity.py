@@ -6,6 +6,7 @@ import citeledger as cl
 from citeledger.model import Agreement
 from tests import _data
 from tests.conftest import requires_shared
+from tests.resolve.conftest import resolved
 
 _PAPER = cl.Paper(
     title="Mitogen-activated protein kinase pathways defend against bacterial pore-forming toxins",
@@ -31,8 +32,7 @@ def _ref(**changes: object) -> cl.Reference:
 
 
 def test_a_misread_author_list_does_not_hide_the_article() -> None:
-    res = cl.Resolver([_PAPER]).resolve(_ref())
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    res = resolved([_PAPER], _ref(), cl.ResolutionState.VERIFIED_FUZZY)
     assert res.target is _PAPER
     assert "the author lists disagree, but the title, volume and first page identify" in res.reason
     authors = next(e for e in res.evidence if e.field == "authors")
@@ -60,9 +60,7 @@ def test_no_author_waiver_for_short_titles_or_another_doi() -> None:
     )
     assert cl.Resolver([reply]).resolve(other_reply).state is cl.ResolutionState.UNRESOLVED
     with_doi = _ref(identifiers=["10.1073/pnas.0404073999"])
-    res = cl.Resolver([_PAPER]).resolve(with_doi)
-    assert res.state is cl.ResolutionState.UNRESOLVED
-    assert "disagreeing authors" in res.reason
+    resolved([_PAPER], with_doi, cl.ResolutionState.UNRESOLVED, "disagreeing authors")
 
 
 @requires_shared
@@ -95,8 +93,7 @@ def test_a_title_missing_its_leading_words_verifies_with_three_fields() -> None:
         "aureus subvert autophagy for induction of caspase-independent host cell death. "
         "J Biol Chem 282:2695-2706"
     )
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    res = resolved([paper], ref, cl.ResolutionState.VERIFIED_FUZZY)
     title = next(e for e in res.evidence if e.field == "title")
     assert title.score is not None
     assert title.score < 90  # the whole-title similarity alone would not pass

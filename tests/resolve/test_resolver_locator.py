@@ -14,6 +14,7 @@ from citeledger.resolve.catalog import locator_key
 from citeledger.resolve.scoring import same_journal
 from tests import _data
 from tests.conftest import requires_shared
+from tests.resolve.conftest import resolved
 
 VERIFIED = ResolutionState.VERIFIED_FUZZY
 
@@ -51,8 +52,7 @@ def _ref(**fields: object) -> cl.Reference:
 
 
 def test_journal_volume_and_page_find_the_work_and_the_authors_confirm_it() -> None:
-    res = cl.Resolver([ELSEWHERE, TOWBIN]).resolve(_ref())
-    assert res.state is VERIFIED
+    res = resolved([ELSEWHERE, TOWBIN], _ref(), VERIFIED)
     assert res.method is Method.JOURNAL_VOLUME_PAGE
     assert res.target is TOWBIN
     assert res.score == 100.0  # every compared field agrees
@@ -80,22 +80,22 @@ def test_the_year_or_the_authors_must_confirm(fields: dict[str, object], confirm
 
 
 def test_a_clear_disagreement_refuses_the_match() -> None:
-    res = cl.Resolver([TOWBIN]).resolve(_ref(authors="Smith J", year=1985))
-    assert res.state is ResolutionState.UNRESOLVED
-    assert "disagreeing authors, year" in res.reason
+    resolved(
+        [TOWBIN],
+        _ref(authors="Smith J", year=1985),
+        ResolutionState.UNRESOLVED,
+        "disagreeing authors, year",
+    )
 
 
 @pytest.mark.parametrize("venue", ["Nature", "J Biol Chem", "Proceedings of the Royal Society"])
 def test_another_journal_with_the_same_volume_and_page_is_not_the_work(venue: str) -> None:
-    res = cl.Resolver([TOWBIN]).resolve(_ref(venue=venue))
-    assert res.state is ResolutionState.UNRESOLVED
-    assert "is not" in res.reason
+    resolved([TOWBIN], _ref(venue=venue), ResolutionState.UNRESOLVED, "is not")
 
 
 def test_nature_is_not_nature_genetics() -> None:
     genetics = cl.model.replace(TOWBIN, venue="Nature Genetics", identifiers=["10.1038/ng.1"])
-    res = cl.Resolver([genetics]).resolve(_ref(venue="Nature"))
-    assert res.state is ResolutionState.UNRESOLVED
+    res = resolved([genetics], _ref(venue="Nature"), ResolutionState.UNRESOLVED)
     # compare_venue lets "Nature" agree with "Nature Genetics" (it corroborates titles); the
     # journal test of this route does not.
     assert res.evidence_for("venue") is not None
@@ -106,23 +106,24 @@ def test_two_items_on_one_page_are_ambiguous_unless_the_authors_tell_them_apart(
     reply = cl.model.replace(
         TOWBIN, title="Reply", authors=["Mary Replier"], identifiers=["10.1073/pnas.76.9.4350b"]
     )
-    res = cl.Resolver([TOWBIN, reply]).resolve(_ref())
-    assert res.state is VERIFIED  # the reply's author list shares no name: it is not cited
+    # the reply's author list shares no name: it is not cited
+    res = resolved([TOWBIN, reply], _ref(), VERIFIED)
     assert res.target is TOWBIN
     unsigned = cl.model.replace(reply, authors=())
-    amb = cl.Resolver([TOWBIN, unsigned]).resolve(_ref())
-    assert amb.state is ResolutionState.UNRESOLVED
+    amb = resolved([TOWBIN, unsigned], _ref(), ResolutionState.UNRESOLVED)
     assert amb.reason.startswith("no title; ambiguous")
     assert set(amb.alternatives) == {TOWBIN, unsigned}
 
 
 def test_no_record_at_that_volume_and_page() -> None:
-    res = cl.Resolver([ELSEWHERE]).resolve(_ref(first_page="4351"))
-    assert res.state is ResolutionState.UNRESOLVED
-    assert "no catalog record has volume '76', first page '4351'" in res.reason
+    resolved(
+        [ELSEWHERE],
+        _ref(first_page="4351"),
+        ResolutionState.UNRESOLVED,
+        "no catalog record has volume '76', first page '4351'",
+    )
     # without a journal the route is not tried: there is too little to match on
-    bare = cl.Resolver([TOWBIN]).resolve(_ref(venue=None))
-    assert bare.state is ResolutionState.PARSE_UNCERTAIN
+    resolved([TOWBIN], _ref(venue=None), ResolutionState.PARSE_UNCERTAIN)
 
 
 def test_a_physics_style_string_resolves() -> None:
@@ -130,8 +131,7 @@ def test_a_physics_style_string_resolves() -> None:
         "H. Towbin, T. Staehelin, J. Gordon, Proc. Natl. Acad. Sci. USA 76, 4350 (1979)."
     )
     assert ref.title is None
-    res = cl.Resolver([ELSEWHERE, TOWBIN]).resolve(ref)
-    assert res.state is VERIFIED
+    res = resolved([ELSEWHERE, TOWBIN], ref, VERIFIED)
     assert res.target is TOWBIN
 
 
@@ -151,16 +151,14 @@ def test_a_string_without_title_that_finds_nothing_stays_parse_uncertain() -> No
         volume="285",
         pages="2767-2770",
     )
-    res = cl.Resolver([zoology]).resolve(ref)
-    assert res.state is ResolutionState.PARSE_UNCERTAIN
+    res = resolved([zoology], ref, ResolutionState.PARSE_UNCERTAIN)
     assert res.reason.startswith("no title found in the string;")
     assert "is not 'Amplifying estrogenity of. Canadian Journal of Zoology'" in res.reason
 
 
 def test_an_identifier_not_in_the_catalog_falls_through_to_the_route() -> None:
     ref = _ref(identifiers=["PMID:291963"])
-    res = cl.Resolver([TOWBIN]).resolve(ref)
-    assert res.state is VERIFIED
+    res = resolved([TOWBIN], ref, VERIFIED)
     assert res.reason.startswith("pmid:291963 not in catalog; no title;")
 
 
@@ -188,8 +186,7 @@ def test_the_route_ignores_case_punctuation_and_spacing_noise(
     words = ["Proc", "Natl", "Acad", "Sci", "USA"]
     venue = (" " * spaces).join(w + ("." if dots else "") for w in words)
     venue = case(venue)  # type: ignore[operator]
-    res = cl.Resolver([TOWBIN]).resolve(_ref(venue=venue, authors="TOWBIN H"))
-    assert res.state is VERIFIED
+    resolved([TOWBIN], _ref(venue=venue, authors="TOWBIN H"), VERIFIED)
 
 
 @pytest.mark.parametrize(
@@ -224,7 +221,6 @@ def test_a_pmc_string_without_its_title_finds_its_record() -> None:
     record = _data.glutton_paper(row)
     parsed = cl.Reference.from_string(row["left"]["reference"])
     bare = cl.model.replace(parsed, title=None)
-    res = cl.Resolver([ELSEWHERE, record]).resolve(bare)
-    assert res.state is VERIFIED
+    res = resolved([ELSEWHERE, record], bare, VERIFIED)
     assert res.method is Method.JOURNAL_VOLUME_PAGE
     assert res.target is record

@@ -9,6 +9,7 @@ from citeledger.model import ResolutionState
 from citeledger.resolve.scoring import notice_kind
 from tests import _data
 from tests.conftest import requires_shared
+from tests.resolve.conftest import cite, resolved
 
 TITLE = "Molecular mechanisms of early brain injury after subarachnoid hemorrhage"
 WORK = cl.Paper(
@@ -19,9 +20,7 @@ WORK = cl.Paper(
     volume="28",
     pages="399-414",
 )
-REF = cl.Reference(
-    title=TITLE, authors="Ostrowski RP, Colohan AR, Zhang JH", year=2006, venue="Neurol Res"
-)
+REF = cite(WORK, volume=None, first_page=None)
 
 
 @pytest.mark.parametrize(
@@ -80,9 +79,7 @@ def test_notice_kind(title: str | None, kind: str | None) -> None:
 def test_a_notice_is_not_the_work_it_is_about(prefix: str) -> None:
     notice = cl.model.replace(WORK, title=prefix + TITLE, pages="415")
     # Only the notice in the catalog: a reference to the work does not verify to it.
-    res = cl.Resolver([notice]).resolve(REF)
-    assert res.state is ResolutionState.UNRESOLVED
-    assert "notice about the work, not the work" in res.reason
+    res = resolved([notice], REF, ResolutionState.UNRESOLVED, "notice about the work, not the work")
     # Both: the work verifies, and the notice is no look-alike of it.
     both = cl.Resolver([notice, WORK])
     res = both.resolve(REF)
@@ -91,9 +88,7 @@ def test_a_notice_is_not_the_work_it_is_about(prefix: str) -> None:
     # A reference to the notice finds the notice, never the work.
     cites_notice = cl.model.replace(REF, title=prefix + TITLE)
     assert both.resolve(cites_notice).target is notice
-    only_work = cl.Resolver([WORK]).resolve(cites_notice)
-    assert only_work.state is ResolutionState.UNRESOLVED
-    assert "the reference cites a" in only_work.reason
+    resolved([WORK], cites_notice, ResolutionState.UNRESOLVED, "the reference cites a")
 
 
 @requires_shared
@@ -110,8 +105,7 @@ def test_dblp_acm_erratum_and_its_article() -> None:
     both = cl.Resolver([acm_erratum, acm_article])
     assert both.resolve(dblp_article).target == acm_article
     assert both.resolve(dblp_erratum).target == acm_erratum
-    alone = cl.Resolver([acm_erratum]).resolve(dblp_article)
-    assert alone.state is ResolutionState.UNRESOLVED
+    resolved([acm_erratum], dblp_article, ResolutionState.UNRESOLVED)
 
 
 @requires_shared

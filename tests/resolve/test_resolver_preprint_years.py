@@ -10,6 +10,7 @@ from citeledger.model import Agreement
 from citeledger.resolve.scoring import is_preprint
 from tests import _data
 from tests.conftest import requires_shared
+from tests.resolve.conftest import resolved
 
 _TITLE = "Givental action and trivialisation of circle action"
 
@@ -55,8 +56,7 @@ def test_is_preprint(identifiers: list[str], venue: str | None, expected: bool) 
 
 
 def test_a_preprint_verifies_to_its_version_published_two_years_later() -> None:
-    res = cl.Resolver([_published()]).resolve(_preprint_ref())
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    res = resolved([_published()], _preprint_ref(), cl.ResolutionState.VERIFIED_FUZZY)
     year = next(e for e in res.evidence if e.field == "year")
     assert year.agreement is Agreement.PARTIAL
     # Not with the tolerance off, nor beyond it.
@@ -82,8 +82,7 @@ def test_the_preprint_tolerance_needs_exactly_one_preprint_published_later() -> 
     # The other way round: the catalog holds the preprint, the reference cites the journal.
     preprint = _published(2013, identifiers=["arXiv:1304.3343"], venue="arXiv")
     published_ref = _preprint_ref(2015, identifiers=["10.5802/jep.23"], venue="J. Éc. polytech.")
-    res = cl.Resolver([preprint]).resolve(published_ref)
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    resolved([preprint], published_ref, cl.ResolutionState.VERIFIED_FUZZY)
 
 
 def test_generic_titles_get_no_preprint_tolerance() -> None:

@@ -22,6 +22,7 @@ from tests.resolve.conftest import (
     VERIFIED_EXACT,
     VERIFIED_FUZZY,
     cite,
+    resolved,
     review,
     review_column_issues,
     title_sim,
@@ -67,9 +68,7 @@ def test_exact_route_title_at_the_threshold_is_not_a_disagreement() -> None:
     at = cl.Resolver([paper], config=cl.ResolverConfig(min_exact_title_similarity=sim))
     assert at.resolve(ref).state is VERIFIED_EXACT
     above = cl.ResolverConfig(min_exact_title_similarity=sim + 0.01)
-    res = cl.Resolver([paper], config=above).resolve(ref)
-    assert res.state is MISMATCH
-    assert "title" in res.reason
+    resolved([paper], ref, MISMATCH, "title", config=above)
 
 
 def test_exact_route_catalog_record_without_title_is_not_a_title_disagreement() -> None:
@@ -86,8 +85,7 @@ def test_exact_route_catalog_record_without_title_is_not_a_title_disagreement() 
         year=2015,
         identifiers=["10.1038/nature14539"],
     )
-    res = cl.Resolver([stub]).resolve(ref)
-    assert res.state is VERIFIED_EXACT
+    res = resolved([stub], ref, VERIFIED_EXACT)
     assert res.target is stub
 
 
@@ -116,8 +114,7 @@ def test_exact_route_other_authors_and_a_loosely_similar_title_disagree() -> Non
     )
     sim = lenient_title_similarity(normalize_title(ref.title), normalize_title(paper.title))
     assert 70 <= sim < 90
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is MISMATCH
+    res = resolved([paper], ref, MISMATCH)
     assert res.reason.endswith("these fields disagree: authors")
     # the same reference with the right authors verifies: only the authors were in the way
     good = replace(ref, authors="Kaser G, Juen I")
@@ -154,9 +151,7 @@ def test_a_sibling_title_never_verifies_alone_even_with_a_low_alone_threshold() 
     ref = cl.Reference(title="Constructing optimal entanglement witnesses. II")
     assert title_sim(ref.title or "", part1.title or "") >= 90
     config = cl.ResolverConfig(min_title_similarity_alone=90)
-    res = cl.Resolver([part1], config=config).resolve(ref)
-    assert res.state is UNRESOLVED
-    assert "number on one side: '2'" in res.reason
+    resolved([part1], ref, UNRESOLVED, "number on one side: '2'", config=config)
     # whereas a typo at the same lowered threshold does verify alone
     typo = cl.Reference(title="Constructing optimal entanglement witneses")
     assert cl.Resolver([part1], config=config).resolve(typo).state is VERIFIED_FUZZY
@@ -167,9 +162,8 @@ def test_a_dropped_subtitle_verifies_with_exactly_the_required_corroborations() 
     paper = review()
     ref = cl.Reference(title=GLACIERS, authors="Kaser G", year=2004, volume="43")
     assert title_sim(GLACIERS, paper.title or "") < 90
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY  # authors, year and volume: min_prefix_corroborations = 3
-    assert "with 3 corroborating field(s)" in res.reason
+    # authors, year and volume: min_prefix_corroborations = 3
+    resolved([paper], ref, VERIFIED_FUZZY, "with 3 corroborating field(s)")
     assert cl.Resolver([paper]).resolve(replace(ref, volume=None)).state is UNRESOLVED
 
 
@@ -200,9 +194,7 @@ def test_no_partial_title_match_for_a_generic_title() -> None:
         pages="1-10",
     )
     ref = cite(paper, title="Electroencephalography and magnetoencephalography")
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is UNRESOLVED
-    assert "below 97" in res.reason
+    resolved([paper], ref, UNRESOLVED, "below 97")
     # the same partial match with a non-generic title verifies
     longer = replace(ref, title="Electroencephalography and magnetoencephalography in neurology")
     assert (
@@ -224,9 +216,7 @@ def test_a_generic_title_needs_97() -> None:
     )
     ref = cite(reply, title="Reply to comments", venue="Geophys Res Lett")
     assert 90 <= title_sim(ref.title or "", reply.title or "") < 97
-    res = cl.Resolver([reply]).resolve(ref)
-    assert res.state is UNRESOLVED
-    assert "below 97" in res.reason
+    resolved([reply], ref, UNRESOLVED, "below 97")
     exact = replace(ref, title="Reply to comment")
     assert cl.Resolver([reply]).resolve(exact).state is VERIFIED_FUZZY
 
@@ -234,9 +224,9 @@ def test_a_generic_title_needs_97() -> None:
 def test_a_generic_title_needs_two_corroborating_fields() -> None:
     editorial = cl.Paper(title="Editorial", authors=["Richard Snodgrass"], year=2001, venue="TODS")
     one = cl.Reference(title="Editorial", year=2001)
-    res = cl.Resolver([editorial]).resolve(one)
-    assert res.state is UNRESOLVED
-    assert "short/generic title corroborated by 1 field(s), 2 needed" in res.reason
+    resolved(
+        [editorial], one, UNRESOLVED, "short/generic title corroborated by 1 field(s), 2 needed"
+    )
     two = cl.Reference(title="Editorial", authors="Snodgrass R", year=2001)
     assert cl.Resolver([editorial]).resolve(two).state is VERIFIED_FUZZY
 
@@ -252,12 +242,8 @@ def test_the_article_waiver_holds_at_title_similarity_95() -> None:
         volume="43",
         first_page="1",
     )
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
-    assert "title, volume and first page identify the article" in res.reason
-    worse = cl.Resolver([paper]).resolve(replace(ref, title=GLACIERS_90))
-    assert worse.state is UNRESOLVED
-    assert "disagreeing authors" in worse.reason
+    resolved([paper], ref, VERIFIED_FUZZY, "title, volume and first page identify the article")
+    resolved([paper], replace(ref, title=GLACIERS_90), UNRESOLVED, "disagreeing authors")
 
 
 # --------------------------------------------------------------------------- series, venues
@@ -276,8 +262,7 @@ def test_versions_of_one_deposit_are_not_a_series() -> None:
         for v, year in ((1, 2019), (2, 2020), (3, 2021))
     ]
     ref = cl.Reference(title=base.title, authors="Dorigo W, Gruber A", year=2020)
-    res = cl.Resolver(versions).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved(versions, ref, VERIFIED_FUZZY)
     assert res.target is versions[1]
 
 
@@ -291,9 +276,7 @@ def test_a_series_needs_the_exact_year_even_when_the_volume_agrees() -> None:
         venue="SIGMOD Record",
         volume="31",
     )
-    res = cl.Resolver(issues).resolve(ref)
-    assert res.state is UNRESOLVED
-    assert "a series needs the same year" in res.reason
+    resolved(issues, ref, UNRESOLVED, "a series needs the same year")
 
 
 def test_venue_kinds_differ_but_the_reference_has_no_year() -> None:
@@ -307,11 +290,8 @@ def test_venue_kinds_differ_but_the_reference_has_no_year() -> None:
     ref = cl.Reference(
         title=paper.title, authors="Chakrabarti S, Roy S, Soundalgekar MV", venue="VLDB"
     )
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
-    dated = cl.Resolver([paper]).resolve(replace(ref, year=2002))
-    assert dated.state is UNRESOLVED
-    assert "another publication of the work" in dated.reason
+    resolved([paper], ref, VERIFIED_FUZZY)
+    resolved([paper], replace(ref, year=2002), UNRESOLVED, "another publication of the work")
 
 
 # --------------------------------------------------------------------------- margin
@@ -340,8 +320,7 @@ def test_preprint_and_published_record_of_one_work_are_not_look_alikes() -> None
         authors="Chen RTQ, Rubanova Y, Bettencourt J, Duvenaud D",
         year=2019,
     )
-    res = cl.Resolver([preprint, published]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([preprint, published], ref, VERIFIED_FUZZY)
     assert res.target is published
 
 
@@ -389,8 +368,7 @@ def test_a_25_character_title_recorded_twice_with_a_typo_is_one_work() -> None:
     good, typo = _attention(), _attention("Attention is all you nead")
     assert len(normalize_title(good.title)) == 25
     assert 95 <= title_sim(good.title or "", typo.title or "") < 100
-    res = cl.Resolver([good, typo]).resolve(_ATTENTION_REF)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([good, typo], _ATTENTION_REF, VERIFIED_FUZZY)
     assert res.target is good
 
 
@@ -400,8 +378,7 @@ def test_a_short_title_with_a_one_letter_difference_is_another_work() -> None:
     other = cl.Paper(title="Dropout regularizatlon", authors=["Stefan Wager"], year=2013)
     assert 95 <= title_sim(good.title or "", other.title or "") < 100
     ref = cl.Reference(title="Dropout regularization", authors="Wager S", year=2013)
-    res = cl.Resolver([good, other]).resolve(ref)
-    assert res.state is UNRESOLVED
+    res = resolved([good, other], ref, UNRESOLVED)
     assert res.reason.startswith("ambiguous")
 
 
@@ -413,15 +390,13 @@ def test_typo_twins_at_exactly_95_are_one_work_and_at_92_5_two() -> None:
     clean = _glaciers(identifiers=[], volume=None, pages=None)
     twin95 = replace(clean, title=GLACIERS_95)
     assert title_sim(clean.title or "", GLACIERS_95) == 95.0
-    res = cl.Resolver([clean, twin95]).resolve(cited)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([clean, twin95], cited, VERIFIED_FUZZY)
     assert res.target in (clean, twin95)
     # One more misread letter (92.5) is no longer a typo-level twin: ambiguous.
     twin92 = replace(clean, title="Cllmate sensitivlty of tropical glaclers")
     assert title_sim(clean.title or "", twin92.title or "") == 92.5
     ref92 = replace(cited, title="Climate sensitivlty of tropical glaclers")
-    res = cl.Resolver([clean, twin92]).resolve(ref92)
-    assert res.state is UNRESOLVED
+    res = resolved([clean, twin92], ref92, UNRESOLVED)
     assert res.reason.startswith("ambiguous")
 
 
@@ -436,8 +411,7 @@ def test_close_titles_with_another_part_number_are_not_duplicates() -> None:
     part3 = replace(part2, title="Constructing optimal entanglement witnesses. III")
     assert title_sim(part2.title or "", part3.title or "") >= 95
     ref = cl.Reference(title=part2.title, authors="Chruscinski D, Pytel J, Sarbicki G", year=2010)
-    res = cl.Resolver([part2, part3]).resolve(ref)
-    assert res.state is UNRESOLVED
+    res = resolved([part2, part3], ref, UNRESOLVED)
     assert res.reason.startswith("ambiguous")
     # with its first page the reference names its part
     paged = cl.Resolver([replace(part2, pages="012312"), replace(part3, pages="062316")])
@@ -448,16 +422,14 @@ def test_duplicate_records_one_of_them_undated() -> None:
     # "compatible years": a missing year is compatible with any.
     good, typo = _attention(), _attention("Attention is all you nead", year=None)
     ref = replace(_ATTENTION_REF, year=None)
-    res = cl.Resolver([good, typo]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([good, typo], ref, VERIFIED_FUZZY)
     assert res.target is good
 
 
 def test_typo_twins_with_different_dois_are_two_works() -> None:
     good = _attention(identifiers=["10.5555/3295222.3295349"])
     typo = _attention("Attention is all you nead", identifiers=["10.1000/another.work.42"])
-    res = cl.Resolver([good, typo]).resolve(replace(_ATTENTION_REF, year=None))
-    assert res.state is UNRESOLVED
+    res = resolved([good, typo], replace(_ATTENTION_REF, year=None), UNRESOLVED)
     assert res.reason.startswith("ambiguous")
 
 
@@ -465,8 +437,7 @@ def test_typo_twins_with_identifiers_of_different_schemes_are_one_work() -> None
     # an arXiv id on one record and a DOI on the other do not contradict each other
     good = _attention(identifiers=["10.5555/3295222.3295349"])
     typo = _attention("Attention is all you nead", identifiers=["arXiv:1706.03762"])
-    res = cl.Resolver([good, typo]).resolve(replace(_ATTENTION_REF, year=None))
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([good, typo], replace(_ATTENTION_REF, year=None), VERIFIED_FUZZY)
     assert res.target is good
 
 
@@ -483,8 +454,7 @@ def test_a_title_shared_by_two_other_works_only_approximately_is_no_series() -> 
         authors="GBD Diseases and Injuries Collaborators",
         year=2020,
     )
-    res = cl.Resolver(studies).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved(studies, ref, VERIFIED_FUZZY)
     assert res.target is studies[2]
 
 
@@ -499,8 +469,7 @@ def test_one_shared_author_makes_duplicates_only_of_undated_records_with_one_tit
     a = _grid(authors=["R. W. Moore", "A. Jagatheesan"])
     b = _grid(authors=["A. Rajasekar", "A. Jagatheesan"])
     ref = cl.Reference(title="Data grid management systems", authors="Moore RW, Jagatheesan A")
-    undated = cl.Resolver([a, b]).resolve(ref)
-    assert undated.state is VERIFIED_FUZZY
+    undated = resolved([a, b], ref, VERIFIED_FUZZY)
     assert undated.target is a
     # dated records (same year) need agreeing author lists: one shared author is not enough
     dated = cl.Resolver([replace(a, year=2003), replace(b, year=2003)])
@@ -508,8 +477,7 @@ def test_one_shared_author_makes_duplicates_only_of_undated_records_with_one_tit
     assert res.state is UNRESOLVED
     assert res.reason.startswith("ambiguous")
     # nor when only one of the records is undated
-    half = cl.Resolver([replace(a, year=2003), b]).resolve(ref)
-    assert half.state is UNRESOLVED
+    half = resolved([replace(a, year=2003), b], ref, UNRESOLVED)
     assert half.reason.startswith("ambiguous")
     # nor for two titles that differ by a typo
     typo = cl.Resolver([a, replace(b, title="Data grid managment systems")])
@@ -522,8 +490,7 @@ def test_one_shared_author_does_not_make_generic_titles_duplicates() -> None:
     a = cl.Paper(title="Editorial", authors=["Richard Snodgrass", "Christian Jensen"], venue="TODS")
     b = cl.Paper(title="Editorial", authors=["Gerhard Weikum", "Christian Jensen"], venue="TODS")
     ref = cl.Reference(title="Editorial", authors="Snodgrass R, Jensen C", venue="TODS")
-    res = cl.Resolver([a, b]).resolve(ref)
-    assert res.state is UNRESOLVED
+    res = resolved([a, b], ref, UNRESOLVED)
     assert res.reason.startswith("ambiguous")
 
 
@@ -532,8 +499,7 @@ def test_a_duplicate_record_without_authors_is_one_work() -> None:
     full = _attention()
     bare = _attention(authors=())
     ref = cl.Reference(title="Attention is all you need", year=2017)
-    res = cl.Resolver([full, bare]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([full, bare], ref, VERIFIED_FUZZY)
     assert res.target in (full, bare)
 
 
@@ -544,8 +510,7 @@ def test_a_short_title_recorded_twice_is_one_work() -> None:
     crossref = cl.Paper(title="Deep learning", authors=authors, year=2015, venue="Nature")
     scraped = cl.Paper(title="Deep Learning", authors=authors, year=2015)
     ref = cl.Reference(title="Deep learning", authors="LeCun Y, Bengio Y, Hinton G", year=2015)
-    res = cl.Resolver([crossref, scraped]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([crossref, scraped], ref, VERIFIED_FUZZY)
     assert res.target in (crossref, scraped)
 
 
@@ -568,21 +533,22 @@ def test_a_preprint_doi_on_the_reference_does_not_conflict_with_the_journal_doi(
     # preprint, the catalog has the journal article with its own DOI and the same title.
     article = _retina(year=2020, dois=[_JOURNAL_DOI])
     ref = cl.Reference(title=_RETINA, identifiers=[_PREPRINT_DOI])
-    res = cl.Resolver([article]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([article], ref, VERIFIED_FUZZY)
     assert res.target is article
     # a publisher DOI for another work does conflict: an identical title is then not enough
-    other = cl.Resolver([article]).resolve(replace(ref, identifiers=["10.1038/s41586-020-0001-1"]))
-    assert other.state is UNRESOLVED
-    assert "different identifier of the same scheme" in other.reason
+    resolved(
+        [article],
+        replace(ref, identifiers=["10.1038/s41586-020-0001-1"]),
+        UNRESOLVED,
+        "different identifier of the same scheme",
+    )
 
 
 def test_a_preprint_doi_in_the_catalog_does_not_conflict_with_the_reference_doi() -> None:
     # The other way round: the catalog holds the bioRxiv record, the reference the journal DOI.
     preprint = _retina(year=2019, dois=[_PREPRINT_DOI])
     ref = cl.Reference(title=_RETINA, identifiers=[_JOURNAL_DOI])
-    res = cl.Resolver([preprint]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([preprint], ref, VERIFIED_FUZZY)
     assert res.target is preprint
 
 
@@ -618,12 +584,9 @@ def test_a_preprint_doi_beside_the_journal_doi_does_not_hide_a_conflict() -> Non
     # another journal DOI conflicts with the journal DOI, whatever the preprint DOI beside it.
     both = _retina(year=2020, dois=[_JOURNAL_DOI, _PREPRINT_DOI], authors=("Yufeng Lu",))
     ref = cl.Reference(title=both.title, identifiers=["10.1038/s41586-020-0001-1"])
-    res = cl.Resolver([both]).resolve(ref)
-    assert res.state is UNRESOLVED
-    assert "different identifier of the same scheme" in res.reason
+    resolved([both], ref, UNRESOLVED, "different identifier of the same scheme")
     # the journal DOI itself, or the preprint DOI, is the same work: no conflict
-    same = cl.Resolver([both]).resolve(replace(ref, identifiers=[_JOURNAL_DOI]))
-    assert same.state is cl.ResolutionState.VERIFIED_EXACT
+    resolved([both], replace(ref, identifiers=[_JOURNAL_DOI]), cl.ResolutionState.VERIFIED_EXACT)
 
 
 def test_a_name_in_the_other_order_is_the_same_person() -> None:
@@ -645,8 +608,7 @@ def test_a_metadata_mismatch_names_the_first_identifier_that_was_found() -> None
         year=2021,
         identifiers=["10.1000/first", "PMID:12345"],
     )
-    res = cl.Resolver([first, second]).resolve(ref)
-    assert res.state is cl.ResolutionState.METADATA_MISMATCH
+    res = resolved([first, second], ref, cl.ResolutionState.METADATA_MISMATCH)
     assert res.target is first
     assert res.reason.startswith("doi:10.1000/first is in the catalog")
     swapped = cl.Resolver([first, second]).resolve(
@@ -665,13 +627,12 @@ def test_markup_inside_a_word_does_not_change_the_title() -> None:
         year=2019,
         venue="Nature Energy",
     )
-    ref = cl.Reference(
+    ref = cite(
+        record,
         title="Global CO2 emissions from H2O2 production in Escherichia coli fermentation plants",
-        authors="Keller M",
-        year=2019,
+        venue=None,
     )
-    res = cl.Resolver([record]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([record], ref, VERIFIED_FUZZY)
     title = res.evidence_for("title")
     assert title is not None
     assert title.score == 100.0

@@ -8,6 +8,7 @@ import citeledger as cl
 from citeledger.resolve.scoring import VenueKind, venue_kind
 from tests import _data
 from tests.conftest import requires_shared
+from tests.resolve.conftest import resolved
 
 
 @pytest.mark.parametrize(
@@ -64,11 +65,14 @@ def _journal(**changes: object) -> cl.Paper:
 
 
 def test_a_conference_paper_does_not_verify_to_its_journal_version_of_another_year() -> None:
-    res = cl.Resolver([_journal()]).resolve(_CONF)
-    assert res.state is cl.ResolutionState.UNRESOLVED
-    assert "another publication of the work" in res.reason
-    assert "'VLDB' (conference, 2002)" in res.reason
-    assert "'The VLDB Journal' (journal, 2003)" in res.reason
+    resolved(
+        [_journal()],
+        _CONF,
+        cl.ResolutionState.UNRESOLVED,
+        "another publication of the work",
+        "'VLDB' (conference, 2002)",
+        "'The VLDB Journal' (journal, 2003)",
+    )
 
 
 def test_the_other_publication_is_no_look_alike_for_the_margin() -> None:
@@ -112,8 +116,7 @@ def test_another_publication_does_not_hide_a_real_look_alike() -> None:
         identifiers=["10.5555/sibling"],
     )
     conf = cl.model.replace(_CONF, identifiers=["10.5555/conference"])
-    res = cl.Resolver([_journal(), conf, sibling]).resolve(_CONF)
-    assert res.state is cl.ResolutionState.UNRESOLVED
+    res = resolved([_journal(), conf, sibling], _CONF, cl.ResolutionState.UNRESOLVED)
     assert res.reason.startswith("ambiguous")
     assert "doi:10.5555/sibling" in res.reason
     # Without the sibling the conference record verifies (the journal version is no rival).
@@ -139,16 +142,14 @@ def test_a_preprint_still_verifies_to_its_published_version() -> None:
         venue="arXiv preprint",
         year=2002,
     )
-    res = cl.Resolver([_journal()]).resolve(preprint)
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    resolved([_journal()], preprint, cl.ResolutionState.VERIFIED_FUZZY)
 
 
 def test_a_shared_doi_still_verifies_across_venue_kinds() -> None:
     journal = _journal(identifiers=["10.1007/s00778-003-0098-9"])
     ref = cl.Reference.from_paper(_CONF)
     ref = cl.model.replace(ref, identifiers=journal.identifiers)
-    res = cl.Resolver([journal]).resolve(ref)
-    assert res.state is cl.ResolutionState.VERIFIED_EXACT
+    resolved([journal], ref, cl.ResolutionState.VERIFIED_EXACT)
 
 
 @requires_shared
@@ -158,9 +159,12 @@ def test_dblp_acm_conference_and_journal_versions_labeled_different() -> None:
     assert row["expected"] == "0"
 
     paper = _data.magellan_paper
-    res = cl.Resolver([paper(row["right"])]).resolve(paper(row["left"]))
-    assert res.state is cl.ResolutionState.UNRESOLVED
-    assert "another publication of the work" in res.reason
+    resolved(
+        [paper(row["right"])],
+        paper(row["left"]),
+        cl.ResolutionState.UNRESOLVED,
+        "another publication of the work",
+    )
 
 
 @requires_shared
@@ -175,7 +179,6 @@ def test_dblp_acm_conference_reference_finds_its_conference_record_beside_the_jo
 
     paper = _data.magellan_paper
     match, journal = paper(same["right"]), paper(other["right"])
-    res = cl.Resolver([journal, match]).resolve(paper(same["left"]))
-    assert res.state is cl.ResolutionState.VERIFIED_FUZZY
+    res = resolved([journal, match], paper(same["left"]), cl.ResolutionState.VERIFIED_FUZZY)
     assert res.target == match
     assert res.alternatives == (journal,)

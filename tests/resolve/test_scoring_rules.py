@@ -35,6 +35,8 @@ from tests.resolve.conftest import (
     VERIFIED_EXACT,
     VERIFIED_FUZZY,
     agreement_of,
+    cite,
+    resolved,
     review,
     title_sim,
 )
@@ -117,8 +119,7 @@ def test_a_25_character_start_of_the_title_is_a_partial_match() -> None:
     assert comp.title is not None
     assert comp.title < 70
     assert comp.prefix_title == 100.0
-    res = cl.Resolver([WANG]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([WANG], ref, VERIFIED_FUZZY)
     assert res.target is WANG
 
 
@@ -142,8 +143,7 @@ def test_a_dropped_subtitle_ranks_ten_points_below_a_full_match() -> None:
     )
     feats = ReferenceFeatures.of(ref)
     assert compare(feats, paper).rank == 90.0 + 6 + 4 + 2
-    res = cl.Resolver([paper, other]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([paper, other], ref, VERIFIED_FUZZY)
     assert res.target is paper
     # title evidence: 70.8 is PARTIAL (>= 70), not DISAGREE
     assert agreement_of(res, "title") is Agreement.PARTIAL
@@ -273,15 +273,9 @@ def test_name_keys_fold_family_names_and_read_raw_names() -> None:
 def test_a_repeat_author_dash_is_not_an_author() -> None:
     # Bibliographies print "———" for "same authors as above"; it names nobody and must not
     # disagree with the candidate's authors.
-    ref = cl.Reference(
-        title="Regional climate modeling: progress, challenges, and prospects",
-        authors="———",
-        year=2004,
-        volume="82",
-    )
+    ref = cite(WANG, authors="———", venue=None, first_page=None)
     assert ReferenceFeatures.of(ref).authors == ()
-    res = cl.Resolver([WANG]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([WANG], ref, VERIFIED_FUZZY)
     assert res.evidence_for("authors") is None
 
 
@@ -291,8 +285,7 @@ def test_an_unknown_author_list_is_missing_not_disagreeing() -> None:
     assert compare_authors((), keys) == (Agreement.MISSING, 0.0)
     no_authors = cl.Paper(title=WANG.title, year=2004, volume="82", pages="1599-1628")
     ref = cl.Reference(title=WANG.title, authors="Wang Y, Leung LR", year=2004, volume="82")
-    res = cl.Resolver([no_authors]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([no_authors], ref, VERIFIED_FUZZY)
     assert agreement_of(res, "authors") is Agreement.MISSING
 
 
@@ -353,9 +346,7 @@ def test_a_partial_author_match_corroborates() -> None:
     comp = compare(ReferenceFeatures.of(ref), PAN)
     assert comp.agreement("authors") is Agreement.PARTIAL
     assert comp.corroborations == 2
-    res = cl.Resolver([PAN]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
-    assert "with 2 corroborating field(s)" in res.reason
+    resolved([PAN], ref, VERIFIED_FUZZY, "with 2 corroborating field(s)")
 
 
 def test_agreeing_authors_carry_the_margin_over_a_same_titled_paper() -> None:
@@ -367,8 +358,7 @@ def test_agreeing_authors_carry_the_margin_over_a_same_titled_paper() -> None:
         year=2010,
     )
     ref = cl.Reference(title="A survey on transfer learning", authors="Pan SJ, Yang Q", year=2010)
-    res = cl.Resolver([PAN, other]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([PAN, other], ref, VERIFIED_FUZZY)
     assert res.target is PAN
     assert "by 26.0" in res.reason
 
@@ -381,26 +371,16 @@ def test_volume_and_first_page_missing_on_the_candidate_are_missing() -> None:
     ref = cl.Reference(
         title=WANG.title, authors="Wang Y, Leung LR", year=2004, volume="82", first_page="1599"
     )
-    res = cl.Resolver([bare]).resolve(ref)
-    assert res.state is VERIFIED_FUZZY
+    res = resolved([bare], ref, VERIFIED_FUZZY)
     assert agreement_of(res, "volume") is Agreement.MISSING
     assert agreement_of(res, "first_page") is Agreement.MISSING
 
 
 def test_volume_and_first_page_both_differing_is_a_hard_disagreement() -> None:
-    ref = cl.Reference(
-        title="A survey on transfer learning",
-        authors="Pan SJ, Yang Q",
-        year=2010,
-        volume="21",
-        first_page="1000",
-    )
-    res = cl.Resolver([PAN]).resolve(ref)
-    assert res.state is UNRESOLVED
-    assert "disagreeing volume+first_page" in res.reason
+    ref = cite(PAN, venue=None, volume="21", first_page="1000")
+    res = resolved([PAN], ref, UNRESOLVED, "disagreeing volume+first_page")
     with_doi = replace(ref, identifiers=["10.1109/TKDE.2009.191"])
-    res = cl.Resolver([PAN]).resolve(with_doi)
-    assert res.state is MISMATCH
+    res = resolved([PAN], with_doi, MISMATCH)
     assert res.reason.endswith("these fields disagree: volume+first_page")
     # one of the two differing is not a hard disagreement: another volume with the same first
     # page verifies (a misprinted volume) ...
@@ -409,9 +389,7 @@ def test_volume_and_first_page_both_differing_is_a_hard_disagreement() -> None:
     # ... while the same volume with another first page is another same-titled work there
     # (resolver._other_page: a second printing, an executive summary, part II)
     page = replace(ref, volume="22")
-    res = cl.Resolver([PAN]).resolve(page)
-    assert res.state is UNRESOLVED
-    assert "another work of that title" in res.reason
+    resolved([PAN], page, UNRESOLVED, "another work of that title")
 
 
 def test_volume_and_page_labels_are_read_but_roman_volumes_are_kept() -> None:
@@ -548,17 +526,15 @@ def test_group_authors_are_told_apart_by_their_names() -> None:
         year=2019,
         venue="Eur Phys J C",
     )
-    ref = cl.Reference(
+    ref = cite(
+        paper,
         title="Measurement of the top quark mass in the lepton+jets channel at 13 TeV",
         authors="CMS Collaboration",
-        year=2019,
-        venue="Eur Phys J C",
     )
-    res = cl.Resolver([paper]).resolve(ref)
-    assert res.state is ResolutionState.UNRESOLVED
-    assert "disagreeing authors" in res.reason
-    same = cl.Resolver([paper]).resolve(replace(ref, authors="The ATLAS Collaboration"))
-    assert same.state is ResolutionState.VERIFIED_FUZZY
+    resolved([paper], ref, ResolutionState.UNRESOLVED, "disagreeing authors")
+    resolved(
+        [paper], replace(ref, authors="The ATLAS Collaboration"), ResolutionState.VERIFIED_FUZZY
+    )
 
 
 def test_placeholder_author_names_name_nobody() -> None:
