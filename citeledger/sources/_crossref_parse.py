@@ -47,6 +47,7 @@ from citeledger.sources._common import (
     read_each,
     require_object,
 )
+from citeledger.sources._paging import CursorWorkList
 from citeledger.sources._transport import Request
 
 #: The service root; ``base_url`` replaces it.
@@ -158,7 +159,7 @@ class CrossrefWork:
 
 
 @frozen(kw_only=True)
-class CrossrefWorkList:
+class CrossrefWorkList(CursorWorkList[CrossrefWork]):
     """One page of a Crossref work list.
 
     Args:
@@ -169,16 +170,8 @@ class CrossrefWorkList:
         skipped: The page's items that could not be read, each with its index and reason.
     """
 
-    works: tuple[CrossrefWork, ...] = ()
-    total: int | None = None
-    next_cursor: str | None = None
     items_per_page: int | None = None
     skipped: tuple[UnreadableItem, ...] = ()
-
-    @property
-    def papers(self) -> list[Paper]:
-        """The works' papers."""
-        return [w.paper for w in self.works]
 
 
 @frozen(kw_only=True)

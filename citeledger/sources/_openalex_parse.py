@@ -37,6 +37,7 @@ from citeledger.sources._common import (
     read_each,
     require_object,
 )
+from citeledger.sources._paging import CursorWorkList
 from citeledger.sources._transport import Request
 
 #: The service root; ``base_url`` replaces it.
@@ -97,7 +98,7 @@ class OpenAlexWork:
 
 
 @frozen(kw_only=True)
-class OpenAlexWorkList:
+class OpenAlexWorkList(CursorWorkList[OpenAlexWork]):
     """One page of an OpenAlex work list.
 
     Args:
@@ -109,17 +110,9 @@ class OpenAlexWorkList:
         skipped: The results that could not be read, each with its index and reason.
     """
 
-    works: tuple[OpenAlexWork, ...] = ()
-    total: int | None = None
-    next_cursor: str | None = None
     page: int | None = None
     per_page: int | None = None
     skipped: tuple[UnreadableItem, ...] = ()
-
-    @property
-    def papers(self) -> list[Paper]:
-        """The works' papers."""
-        return [w.paper for w in self.works]
 
 
 # --------------------------------------------------------------------------- requests
