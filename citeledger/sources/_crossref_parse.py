@@ -49,6 +49,7 @@ from citeledger.sources._common import (
 )
 from citeledger.sources._paging import CursorWorkList
 from citeledger.sources._transport import Request
+from citeledger.sources._wire import filter_params, query_params
 
 #: The service root; ``base_url`` replaces it.
 DEFAULT_BASE_URL = "https://api.crossref.org"
@@ -246,27 +247,16 @@ def build_works_request(
     >>> build_works_request(filters={"updates": "10.1/x"}, rows=5, cursor="*").full_url
     'https://api.crossref.org/works?filter=updates%3A10.1%2Fx&rows=5&cursor=%2A'
     """
-    params: list[tuple[str, object]] = []
-    for name, value in (
+    params = query_params(
         ("query", query),
         ("query.bibliographic", bibliographic),
         ("query.title", title),
         ("query.author", author),
-    ):
-        if value:
-            params.append((name, value))
-    if filters:
-        items = filters.items() if isinstance(filters, Mapping) else filters
-        params.append(("filter", ",".join(f"{k}:{v}" for k, v in items)))
+    )
+    params += filter_params(filters)
     params.append(("rows", rows))
-    if cursor is not None:
-        params.append(("cursor", cursor))
-    if offset is not None:
-        params.append(("offset", offset))
-    if sort:
-        params.append(("sort", sort))
-    if order:
-        params.append(("order", order))
+    params += query_params(("cursor", cursor), ("offset", offset), keep_empty=True)
+    params += query_params(("sort", sort), ("order", order))
     if select:
         params.append(("select", ",".join(select)))
     params += _common_params(mailto)

@@ -49,6 +49,7 @@ from citeledger.sources._common import as_identifier, join_url, payload_shape
 from citeledger.sources._http import ContactOptions, ContactSource
 from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
+from citeledger.sources._wire import query_params
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -185,16 +186,9 @@ def build_query_request(
     'https://export.arxiv.org/api/query?id_list=astro-ph%2F0601001&start=0&max_results=1'
     """
     ids = ",".join(i.value if isinstance(i, ArxivId) else str(i).strip() for i in id_list)
-    params: list[tuple[str, object]] = []
-    if search_query:
-        params.append(("search_query", search_query))
-    if ids:
-        params.append(("id_list", ids))
+    params = query_params(("search_query", search_query), ("id_list", ids))
     params += [("start", start), ("max_results", max_results)]
-    if sort_by:
-        params.append(("sortBy", sort_by))
-    if sort_order:
-        params.append(("sortOrder", sort_order))
+    params += query_params(("sortBy", sort_by), ("sortOrder", sort_order))
     return Request(url=join_url(base_url or DEFAULT_BASE_URL, "/api/query"), params=params)
 
 
