@@ -10,10 +10,10 @@ body into :class:`~citeledger.errors.InvalidResponseError`. The edge only calls 
 
 Every web adapter derives from :class:`HttpSource`, which holds the rest once: the keyword
 options each constructor takes to reach its service (:class:`EdgeOptions`, with ``mailto``
-:class:`ContactOptions`), the edge built from them, ``transport`` (an :class:`EdgeTransport`
-attribute reading and writing the edge's) and ``with_transport()``
-(:meth:`HttpEdge.clone_onto`), so an adapter satisfies :class:`~citeledger.sources.TransportBound`
-and the ledger can share one request memo per build.
+:class:`ContactOptions`, taken by a :class:`ContactSource`), the edge built from them,
+``transport`` (an :class:`EdgeTransport` attribute reading and writing the edge's) and
+``with_transport()`` (:meth:`HttpEdge.clone_onto`), so an adapter satisfies
+:class:`~citeledger.sources.TransportBound` and the ledger can share one request memo per build.
 
 >>> edge = HttpEdge.build(
 ...     "demo", transport=None, session=None, policy=None, min_interval=0.0, api_key="s3cret"
