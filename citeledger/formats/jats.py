@@ -18,17 +18,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from citeledger.formats._xml import (
-    ID_TYPE_SCHEMES,
-    descendants,
-    flat_text,
-    has_ancestor,
-    kid,
-    kids,
-    local_name,
-    safe_xml,
-    typed_ids,
-)
+from citeledger.formats import _xml
+from citeledger.formats._xml import descendants, flat_text, has_ancestor, kid, kids, local_name
 from citeledger.identifiers import Scheme
 from citeledger.model import Author, Paper, Reference, WorkType
 
@@ -40,7 +31,7 @@ __all__ = ["parse_jats_paper", "parse_jats_references"]
 _CITATIONS: Final = ("element-citation", "mixed-citation", "nlm-citation", "citation")
 # JATS pub-id-type -> citeledger scheme: the shared table, and PMC writes "pmc" too (others, e.g.
 # "publisher-id", are kept in ``extra``).
-_PUB_ID_SCHEMES: Final = {**ID_TYPE_SCHEMES, "pmc": Scheme.PMCID}
+_PUB_ID_SCHEMES: Final = {**_xml.ID_TYPE_SCHEMES, "pmc": Scheme.PMCID}
 _ORCID_RE: Final = re.compile(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])")
 
 
@@ -97,7 +88,7 @@ def _reference(
     else:
         # A book or report: <source> is the cited work's own title.
         title, venue = source, None
-    ids, bad = typed_ids(descendants(structured, "pub-id"), "pub-id-type", _PUB_ID_SCHEMES)
+    ids, bad = _xml.typed_ids(descendants(structured, "pub-id"), "pub-id-type", _PUB_ID_SCHEMES)
     extra: list[tuple[str, str]] = []
     if label:
         extra.append(("label", label))
@@ -156,7 +147,7 @@ def parse_jats_references(body: bytes) -> list[Reference]:
         ParseError: not well-formed XML.
         UnsafeXMLError: the document declares entities.
     """
-    root = safe_xml(body, source="jats")
+    root = _xml.safe_xml(body, source="jats")
     out: list[Reference] = []
     for ref in (
         el for el in root.iter() if local_name(el) == "ref" and has_ancestor(el, "ref-list")
@@ -231,12 +222,12 @@ def parse_jats_paper(body: bytes) -> Paper | None:
         ParseError: not well-formed XML.
         UnsafeXMLError: the document declares entities.
     """
-    root = safe_xml(body, source="jats")
+    root = _xml.safe_xml(body, source="jats")
     front = kid(root, "front")
     meta = kid(front, "article-meta")
     if meta is None:
         return None
-    ids, _ = typed_ids(kids(meta, "article-id"), "pub-id-type", _PUB_ID_SCHEMES)
+    ids, _ = _xml.typed_ids(kids(meta, "article-id"), "pub-id-type", _PUB_ID_SCHEMES)
     authors: list[Author] = []
     for group in kids(meta, "contrib-group"):
         for contrib in kids(group, "contrib"):

@@ -20,17 +20,8 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from citeledger.formats._xml import (
-    ID_TYPE_SCHEMES,
-    descendants,
-    flat_text,
-    has_ancestor,
-    kid,
-    kids,
-    local_name,
-    safe_xml,
-    typed_ids,
-)
+from citeledger.formats import _xml
+from citeledger.formats._xml import descendants, flat_text, has_ancestor, kid, kids, local_name
 from citeledger.model import Author, Paper, Reference
 
 if TYPE_CHECKING:
@@ -82,7 +73,7 @@ def _year(imprint: etree._Element | None) -> str | None:
 
 
 def _identifiers(el: etree._Element) -> tuple[list[Identifier], list[MalformedFragment]]:
-    return typed_ids(descendants(el, "idno"), "type", ID_TYPE_SCHEMES)
+    return _xml.typed_ids(descendants(el, "idno"), "type", _xml.ID_TYPE_SCHEMES)
 
 
 def _reference(bibl: etree._Element, position: int) -> Reference:
@@ -153,7 +144,7 @@ def parse_tei_references(body: bytes) -> list[Reference]:
         ParseError: not well-formed XML.
         UnsafeXMLError: the document declares entities.
     """
-    root = safe_xml(body, source="tei")
+    root = _xml.safe_xml(body, source="tei")
     bibls = [
         b
         for b in root.iter()
@@ -192,7 +183,7 @@ def parse_tei_paper(body: bytes) -> Paper | None:
         ParseError: not well-formed XML.
         UnsafeXMLError: the document declares entities.
     """
-    root = safe_xml(body, source="tei")
+    root = _xml.safe_xml(body, source="tei")
     header = kid(root, "teiHeader")
     if header is None:
         return None

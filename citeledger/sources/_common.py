@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Clock",
+    "WorkRecord",
     "as_identifier",
     "cited_by_count",
     "decode_json",
@@ -338,7 +339,7 @@ _A = TypeVar("_A")
 _P = ParamSpec("_P")
 
 
-class _Record(Protocol):
+class WorkRecord(Protocol):
     """A source's full record of a work, holding the work's paper."""
 
     @property
@@ -346,7 +347,7 @@ class _Record(Protocol):
 
 
 def paper_or_none(
-    work: Callable[[Identifier | str], _Record], identifier: Identifier | str
+    work: Callable[[Identifier | str], WorkRecord], identifier: Identifier | str
 ) -> Paper | None:
     """The paper of ``work(identifier)``, or None when the source does not know the work.
 

@@ -47,7 +47,9 @@ from citeledger.sources._common import (
     read_each,
     require_object,
 )
+from citeledger.sources._paging import CursorWorkList
 from citeledger.sources._transport import Request
+from citeledger.sources._wire import filter_params, query_params
 
 #: The service root; ``base_url`` replaces it.
 DEFAULT_BASE_URL = "https://api.crossref.org"
@@ -158,7 +160,7 @@ class CrossrefWork:
 
 
 @frozen(kw_only=True)
-class CrossrefWorkList:
+class CrossrefWorkList(CursorWorkList[CrossrefWork]):
     """One page of a Crossref work list.
 
     Args:
@@ -169,16 +171,8 @@ class CrossrefWorkList:
         skipped: The page's items that could not be read, each with its index and reason.
     """
 
-    works: tuple[CrossrefWork, ...] = ()
-    total: int | None = None
-    next_cursor: str | None = None
     items_per_page: int | None = None
     skipped: tuple[UnreadableItem, ...] = ()
-
-    @property
-    def papers(self) -> list[Paper]:
-        """The works' papers."""
-        return [w.paper for w in self.works]
 
 
 @frozen(kw_only=True)
@@ -253,27 +247,16 @@ def build_works_request(
     >>> build_works_request(filters={"updates": "10.1/x"}, rows=5, cursor="*").full_url
     'https://api.crossref.org/works?filter=updates%3A10.1%2Fx&rows=5&cursor=%2A'
     """
-    params: list[tuple[str, object]] = []
-    for name, value in (
+    params = query_params(
         ("query", query),
         ("query.bibliographic", bibliographic),
         ("query.title", title),
         ("query.author", author),
-    ):
-        if value:
-            params.append((name, value))
-    if filters:
-        items = filters.items() if isinstance(filters, Mapping) else filters
-        params.append(("filter", ",".join(f"{k}:{v}" for k, v in items)))
+    )
+    params += filter_params(filters)
     params.append(("rows", rows))
-    if cursor is not None:
-        params.append(("cursor", cursor))
-    if offset is not None:
-        params.append(("offset", offset))
-    if sort:
-        params.append(("sort", sort))
-    if order:
-        params.append(("order", order))
+    params += query_params(("cursor", cursor), ("offset", offset), keep_empty=True)
+    params += query_params(("sort", sort), ("order", order))
     if select:
         params.append(("select", ",".join(select)))
     params += _common_params(mailto)

@@ -10,10 +10,10 @@ body into :class:`~citeledger.errors.InvalidResponseError`. The edge only calls 
 
 Every web adapter derives from :class:`HttpSource`, which holds the rest once: the keyword
 options each constructor takes to reach its service (:class:`EdgeOptions`, with ``mailto``
-:class:`ContactOptions`), the edge built from them, ``transport`` (an :class:`EdgeTransport`
-attribute reading and writing the edge's) and ``with_transport()``
-(:meth:`HttpEdge.clone_onto`), so an adapter satisfies :class:`~citeledger.sources.TransportBound`
-and the ledger can share one request memo per build.
+:class:`ContactOptions`, taken by a :class:`ContactSource`), the edge built from them,
+``transport`` (an :class:`EdgeTransport` attribute reading and writing the edge's) and
+``with_transport()`` (:meth:`HttpEdge.clone_onto`), so an adapter satisfies
+:class:`~citeledger.sources.TransportBound` and the ledger can share one request memo per build.
 
 >>> edge = HttpEdge.build(
 ...     "demo", transport=None, session=None, policy=None, min_interval=0.0, api_key="s3cret"
@@ -43,7 +43,14 @@ if TYPE_CHECKING:
 
     from citeledger.sources._transport import Request, Response, RetryPolicy, Transport
 
-__all__ = ["ContactOptions", "EdgeOptions", "EdgeTransport", "HttpEdge", "HttpSource"]
+__all__ = [
+    "ContactOptions",
+    "ContactSource",
+    "EdgeOptions",
+    "EdgeTransport",
+    "HttpEdge",
+    "HttpSource",
+]
 
 _T = TypeVar("_T")
 _Owner = TypeVar("_Owner", bound="_HasEdge")
@@ -252,8 +259,8 @@ class ContactOptions(EdgeOptions, total=False):
 class HttpSource:
     """The base of a web adapter: the edge it sends through, built from its :class:`EdgeOptions`.
 
-    A subclass sets ``name`` (and ``_accepts`` when its constructor also takes ``mailto``) and
-    calls :meth:`_connect` from its constructor with the options it was given.
+    A subclass sets ``name`` and calls :meth:`_connect` from its constructor with the options it
+    was given; an adapter that also takes ``mailto`` derives from :class:`ContactSource`.
     """
 
     #: Short stable name ("crossref"), carried by every request and error.
@@ -298,3 +305,44 @@ class HttpSource:
     def with_transport(self, transport: Transport) -> Self:
         """A copy of this source sending through ``transport`` (settings and secrets kept)."""
         return self._http.clone_onto(self, transport)
+
+
+class ContactSource(HttpSource):
+    """A web adapter with a service root of its own that also takes ``mailto``.
+
+    A subclass sets ``_default_base_url`` and calls :meth:`_reach` from its constructor, which
+    keeps the contact address as :attr:`mailto` and builds the edge on the given root or the
+    default one (:attr:`base_url`).
+    """
+
+    _accepts = ContactOptions.__optional_keys__
+    #: The service root when the constructor is given no ``base_url``.
+    _default_base_url: ClassVar[str]
+    #: The contact address the constructor was given (``mailto``), if any.
+    mailto: str | None
+
+    def _reach(
+        self,
+        options: ContactOptions,
+        *,
+        min_interval: float,
+        secret_headers: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        """:meth:`_connect` on the adapter's root, ``mailto`` kept and put in the User-Agent.
+
+        Raises:
+            TypeError: an option the adapter does not take, as Python says it of a keyword.
+        """
+        self.mailto = options.get("mailto")
+        self._connect(
+            options,
+            base_url=options.get("base_url") or self._default_base_url,
+            min_interval=min_interval,
+            mailto=self.mailto,
+            secret_headers=secret_headers,
+        )
+
+    @property
+    def base_url(self) -> str:
+        """The API root requests go to."""
+        return self._http.base_url or self._default_base_url

@@ -37,7 +37,9 @@ from citeledger.sources._common import (
     read_each,
     require_object,
 )
+from citeledger.sources._paging import CursorWorkList
 from citeledger.sources._transport import Request
+from citeledger.sources._wire import filter_params, query_params
 
 #: The service root; ``base_url`` replaces it.
 DEFAULT_BASE_URL = "https://api.openalex.org"
@@ -97,7 +99,7 @@ class OpenAlexWork:
 
 
 @frozen(kw_only=True)
-class OpenAlexWorkList:
+class OpenAlexWorkList(CursorWorkList[OpenAlexWork]):
     """One page of an OpenAlex work list.
 
     Args:
@@ -109,17 +111,9 @@ class OpenAlexWorkList:
         skipped: The results that could not be read, each with its index and reason.
     """
 
-    works: tuple[OpenAlexWork, ...] = ()
-    total: int | None = None
-    next_cursor: str | None = None
     page: int | None = None
     per_page: int | None = None
     skipped: tuple[UnreadableItem, ...] = ()
-
-    @property
-    def papers(self) -> list[Paper]:
-        """The works' papers."""
-        return [w.paper for w in self.works]
 
 
 # --------------------------------------------------------------------------- requests
@@ -228,19 +222,11 @@ def build_works_request(
     >>> build_works_request(filters={"cites": "W1"}, per_page=200, cursor="*").full_url
     'https://api.openalex.org/works?filter=cites%3AW1&per-page=200&cursor=%2A'
     """
-    params: list[tuple[str, object]] = []
-    if filters:
-        items = filters.items() if isinstance(filters, Mapping) else filters
-        params.append(("filter", ",".join(f"{k}:{v}" for k, v in items)))
-    if search:
-        params.append(("search", search))
+    params = filter_params(filters)
+    params += query_params(("search", search))
     params.append(("per-page", min(max(1, per_page), MAX_PER_PAGE)))
-    if cursor is not None:
-        params.append(("cursor", cursor))
-    if page is not None:
-        params.append(("page", page))
-    if sort:
-        params.append(("sort", sort))
+    params += query_params(("cursor", cursor), ("page", page), keep_empty=True)
+    params += query_params(("sort", sort))
     if select:
         params.append(("select", ",".join(select)))
     params += _params(mailto, api_key)

@@ -32,19 +32,29 @@ citeledger.errors.PagingStopped: repeated page source=x attempt=1 detail='page 2
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import attrs
 from attrs import field, frozen
 
 from citeledger.errors import PagingStopped
+from citeledger.sources._common import WorkRecord
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterator, Sequence
 
+    from citeledger.model import Paper
     from citeledger.sources._wire import Request
 
-__all__ = ["DEFAULT_MAX_PAGES", "CursorPage", "PageBounds", "PageGuard", "PageStop", "cursor_pages"]
+__all__ = [
+    "DEFAULT_MAX_PAGES",
+    "CursorPage",
+    "CursorWorkList",
+    "PageBounds",
+    "PageGuard",
+    "PageStop",
+    "cursor_pages",
+]
 
 #: Pages one listing may take before it is stopped (partial, "page bound"). At 200 items a page
 #: (OpenAlex ``per-page`` maximum) that is 200,000 items, far above any paper's citations.
@@ -179,6 +189,26 @@ class CursorPage(Protocol):
 
 
 _Page = TypeVar("_Page", bound=CursorPage)
+_Work = TypeVar("_Work", bound=WorkRecord)
+
+
+@frozen(kw_only=True)
+class CursorWorkList(Generic[_Work]):
+    """The fields every cursor-paged work list shares, a :class:`CursorPage` as a value.
+
+    The base of Crossref's and OpenAlex's work-list pages: each subclass adds its own paging
+    fields and then ``skipped`` (the page's items that could not be read), in that order, and
+    documents every field.
+    """
+
+    works: tuple[_Work, ...] = ()
+    total: int | None = None
+    next_cursor: str | None = None
+
+    @property
+    def papers(self) -> list[Paper]:
+        """The works' papers."""
+        return [w.paper for w in self.works]
 
 
 def cursor_pages(

@@ -23,6 +23,8 @@ __all__ = [
     "Request",
     "Response",
     "Transport",
+    "filter_params",
+    "query_params",
     "redact_query_secrets",
     "redact_url",
     "scrub",
@@ -197,6 +199,34 @@ class Request:
         body = "" if self.json_body is None else f", json_body=<{len(self.json_body)} chars>"
         url = self.redacted_url()
         return f"Request(method={self.method!r}, url={url!r}, headers={headers!r}{body})"
+
+
+def query_params(*pairs: tuple[str, object], keep_empty: bool = False) -> list[tuple[str, object]]:
+    """The ``(name, value)`` query parameters that are given, in order.
+
+    A value is given when it is truthy; with ``keep_empty`` (paging positions, where ``0`` and
+    ``""`` are values), when it is not None.
+
+    >>> query_params(("query", "x"), ("sort", None), ("order", ""))
+    [('query', 'x')]
+    >>> query_params(("cursor", ""), ("offset", 0), ("page", None), keep_empty=True)
+    [('cursor', ''), ('offset', 0)]
+    """
+    return [(name, value) for name, value in pairs if (value is not None if keep_empty else value)]
+
+
+def filter_params(
+    filters: Mapping[str, object] | Iterable[tuple[str, object]] | None,
+) -> list[tuple[str, object]]:
+    """``filter=name:value,...`` as a query parameter, or none when no filters are given.
+
+    >>> filter_params({"cites": "W1", "type": "article"})
+    [('filter', 'cites:W1,type:article')]
+    """
+    if not filters:
+        return []
+    items = filters.items() if isinstance(filters, Mapping) else filters
+    return [("filter", ",".join(f"{k}:{v}" for k, v in items))]
 
 
 def _lower_headers(value: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> dict[str, str]:

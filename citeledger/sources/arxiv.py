@@ -46,9 +46,10 @@ from citeledger.identifiers import DOI, ArxivId, Identifier, normalize_arxiv, no
 from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources._common import as_identifier, join_url, payload_shape
-from citeledger.sources._http import ContactOptions, HttpSource
+from citeledger.sources._http import ContactOptions, ContactSource
 from citeledger.sources._paging import PageBounds, PageGuard
 from citeledger.sources._transport import Request
+from citeledger.sources._wire import query_params
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -185,16 +186,9 @@ def build_query_request(
     'https://export.arxiv.org/api/query?id_list=astro-ph%2F0601001&start=0&max_results=1'
     """
     ids = ",".join(i.value if isinstance(i, ArxivId) else str(i).strip() for i in id_list)
-    params: list[tuple[str, object]] = []
-    if search_query:
-        params.append(("search_query", search_query))
-    if ids:
-        params.append(("id_list", ids))
+    params = query_params(("search_query", search_query), ("id_list", ids))
     params += [("start", start), ("max_results", max_results)]
-    if sort_by:
-        params.append(("sortBy", sort_by))
-    if sort_order:
-        params.append(("sortOrder", sort_order))
+    params += query_params(("sortBy", sort_by), ("sortOrder", sort_order))
     return Request(url=join_url(base_url or DEFAULT_BASE_URL, "/api/query"), params=params)
 
 
@@ -385,7 +379,7 @@ def _arxiv_id(identifier: Identifier | str) -> ArxivId:
     raise InvalidIdentifier(str(ident), "arXiv looks works up by arXiv id only", scheme="arxiv")
 
 
-class ArxivSource(HttpSource):
+class ArxivSource(ContactSource):
     """The arXiv API as a :class:`~citeledger.sources.Source` (paper and search).
 
     Args:
@@ -407,24 +401,14 @@ class ArxivSource(HttpSource):
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
     capabilities = frozenset({Capability.PAPER, Capability.SEARCH})
-    _accepts = ContactOptions.__optional_keys__
+    _default_base_url = DEFAULT_BASE_URL
 
     def __init__(
         self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Unpack[ContactOptions]
     ) -> None:
         self.page_size = page_size
         options.pop("api_key", None)  # arXiv has no API keys: accepted, never sent or shown
-        self._connect(
-            options,
-            base_url=options.get("base_url") or DEFAULT_BASE_URL,
-            min_interval=MIN_INTERVAL,
-            mailto=options.get("mailto"),
-        )
-
-    @property
-    def base_url(self) -> str:
-        """The API root requests go to."""
-        return self._http.base_url or DEFAULT_BASE_URL
+        self._reach(options, min_interval=MIN_INTERVAL)
 
     def __repr__(self) -> str:
         return self._http.describe("ArxivSource", base_url=self.base_url)

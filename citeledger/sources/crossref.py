@@ -56,7 +56,7 @@ from citeledger.sources._crossref_parse import (
     work_from_message,
     work_type,
 )
-from citeledger.sources._http import ContactOptions, HttpSource
+from citeledger.sources._http import ContactOptions, ContactSource
 from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
 from citeledger.sources._protocols import CORE
 
@@ -105,7 +105,7 @@ def _doi(identifier: Identifier | str) -> DOI:
     raise InvalidIdentifier(str(ident), "Crossref looks works up by DOI only", scheme="doi")
 
 
-class CrossrefSource(HttpSource):
+class CrossrefSource(ContactSource):
     """The Crossref REST API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -131,7 +131,7 @@ class CrossrefSource(HttpSource):
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
     capabilities = CORE - {Capability.CITATIONS}
-    _accepts = ContactOptions.__optional_keys__
+    _default_base_url = DEFAULT_BASE_URL
 
     def __init__(
         self,
@@ -142,7 +142,6 @@ class CrossrefSource(HttpSource):
         clock: Clock = utc_now,
         **options: Unpack[ContactOptions],
     ) -> None:
-        self.mailto = options.get("mailto")
         self.rows = rows
         self.check_update_filter = check_update_filter
         self.parse_unstructured = parse_unstructured
@@ -150,18 +149,7 @@ class CrossrefSource(HttpSource):
         # Metadata Plus tokens go in a header, redacted wherever a request is shown.
         api_key = options.get("api_key")
         token = (("Crossref-Plus-API-Token", f"Bearer {api_key}"),) if api_key else ()
-        self._connect(
-            options,
-            base_url=options.get("base_url") or DEFAULT_BASE_URL,
-            min_interval=MIN_INTERVAL,
-            mailto=self.mailto,
-            secret_headers=token,
-        )
-
-    @property
-    def base_url(self) -> str:
-        """The API root requests go to."""
-        return self._http.base_url or DEFAULT_BASE_URL
+        self._reach(options, min_interval=MIN_INTERVAL, secret_headers=token)
 
     def __repr__(self) -> str:
         return self._http.describe("CrossrefSource", base_url=self.base_url, mailto=self.mailto)

@@ -53,7 +53,7 @@ from citeledger.page import CitedByYear, CountedCitation
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources import _openalex_parse as _parse
 from citeledger.sources._common import Clock, as_identifier, cited_by_count, paper_or_none, utc_now
-from citeledger.sources._http import ContactOptions, HttpSource
+from citeledger.sources._http import ContactOptions, ContactSource
 from citeledger.sources._openalex_parse import (
     MAX_PER_PAGE,
     SOURCE,
@@ -117,7 +117,7 @@ def _asserted_citation(cited: Paper) -> Resolution:
     )
 
 
-class OpenAlexSource(HttpSource):
+class OpenAlexSource(ContactSource):
     """The OpenAlex API as a :class:`~citeledger.sources.Source`.
 
     Args:
@@ -143,7 +143,7 @@ class OpenAlexSource(HttpSource):
     #: Bounds of every paged listing (set on an instance to change them).
     page_bounds: PageBounds = PageBounds()
     capabilities = CORE | {Capability.CITED_BY_YEAR}
-    _accepts = ContactOptions.__optional_keys__
+    _default_base_url = DEFAULT_BASE_URL
 
     def __init__(
         self,
@@ -152,20 +152,9 @@ class OpenAlexSource(HttpSource):
         clock: Clock = utc_now,
         **options: Unpack[ContactOptions],
     ) -> None:
-        self.mailto = options.get("mailto")
         self.per_page = per_page
         self._clock = clock
-        self._connect(
-            options,
-            base_url=options.get("base_url") or DEFAULT_BASE_URL,
-            min_interval=MIN_INTERVAL,
-            mailto=self.mailto,
-        )
-
-    @property
-    def base_url(self) -> str:
-        """The API root requests go to."""
-        return self._http.base_url or DEFAULT_BASE_URL
+        self._reach(options, min_interval=MIN_INTERVAL)
 
     def __repr__(self) -> str:
         return self._http.describe("OpenAlexSource", base_url=self.base_url, mailto=self.mailto)
