@@ -41,8 +41,8 @@ from citeledger.resolve._rules import (
     exact_problems,
 )
 from citeledger.resolve._select import scored_candidate
+from citeledger.resolve._verifykeys import PairKeys, pair_keys
 from citeledger.resolve.catalog import locator_key
-from citeledger.resolve.normalize import normalize_title
 from citeledger.resolve.scoring import ReferenceFeatures, compare
 
 if TYPE_CHECKING:
@@ -72,38 +72,33 @@ class _OnePaper:
       (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
     """
 
-    __slots__ = ("_keys", "_versions", "paper")
+    __slots__ = ("memo", "paper")
 
     def __init__(self, paper: Paper) -> None:
         self.paper = paper
-        # The paper's work keys, computed on the first lookup (most pairs have one identifier
-        # each side; a reference with several looks them up once), and the same with their
-        # version keys, on the first lookup that needs them.
-        self._keys: list[str] | None = None
-        self._versions: set[str] | None = None
+        #: The paper's keys (work keys, normalised title, name keys), kept with the paper
+        #: (:func:`~citeledger.resolve._verifykeys.pair_keys`): a paper verified again reuses them.
+        self.memo = pair_keys(paper)
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
         return [self.paper] if self.holds(work_key(ident)) else []
 
-    def keys(self) -> list[str]:
+    def keys(self) -> Sequence[str]:
         """The work keys of the paper's identifiers, in order."""
-        keys = self._keys
-        if keys is None:
-            keys = self._keys = [work_key(i) for i in self.paper.identifiers]
-        return keys
+        return self.memo.keys
 
-    def holds(self, key: str) -> bool:
-        """Whether an identifier of work key ``key`` finds the paper (:meth:`by_identifier`)."""
-        keys = self.keys()
-        if key in keys:
+    def holds(self, key: str, version: str | None = None) -> bool:
+        """Whether an identifier of work key ``key`` finds the paper (:meth:`by_identifier`).
+
+        ``version``: ``version_of(key)``, if known.
+        """
+        memo = self.memo
+        if key in memo.keys:
             return True
-        related = self.paper.related
-        if related and any(work_key(r.identifier) == key for r in related):
+        paper = self.paper
+        if paper.related and key in memo.related(paper):
             return True
-        versions = self._versions
-        if versions is None:
-            versions = self._versions = {*keys, *map(version_of, keys)}
-        return version_of(key) in versions
+        return (version_of(key) if version is None else version) in memo.version_set()
 
     def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
         """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""
@@ -121,7 +116,7 @@ class _OnePaper:
     def scored(self, feats: ReferenceFeatures) -> list[tuple[float, Paper, str]]:
         """``(title similarity, paper, its normalised title)`` if the paper is a candidate."""
         title = feats.title
-        theirs = normalize_title(self.paper.title)
+        theirs = self.memo.title(self.paper)  # normalize_title(self.paper.title)
         if not title or not theirs:
             return []
         if title == theirs:
@@ -144,13 +139,14 @@ def pair_route(
     ref: Reference | Paper,
     feats: ReferenceFeatures,
     one: _OnePaper,
-    keys: list[str] | None = None,
+    memo: PairKeys | None = None,
 ) -> Resolution | None:
     """``Resolver(providers=[one]).resolve(ref)`` in the common cases, else None.
 
     ``ref`` may be a paper, read as the reference citing it with all its fields
     (:meth:`~citeledger.model.Reference.from_paper`: no parse, no malformed fragment), which
-    is then not built. ``keys``: the work keys of its identifiers, in order, if computed.
+    is then not built. ``memo``: its :func:`~citeledger.resolve._verifykeys.pair_keys`, if at
+    hand.
 
     An identifier of the reference that the paper holds, with metadata that agree: the
     identifier route's ``VERIFIED_EXACT`` (one record under the identifier: it is not shared;
@@ -161,10 +157,11 @@ def pair_route(
     :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
     """
     idents = ref.identifiers
-    ref_keys = [work_key(i) for i in idents] if keys is None else keys
-    for position, key in enumerate(ref_keys):
-        if one.holds(key):
-            return _exact_pair(cfg, feats, one, idents[:position], idents[position])
+    if idents:
+        mine = pair_keys(ref) if memo is None else memo
+        for position, (key, version) in enumerate(zip(mine.keys, mine.versions, strict=True)):
+            if one.holds(key, version):
+                return _exact_pair(cfg, feats, one, idents[:position], idents[position])
     cited = ref if isinstance(ref, Reference) else None
     if not feats.title or (
         cited is not None
@@ -177,11 +174,19 @@ def pair_route(
     if hit:
         sim, paper, title = hit[0]
         # As the resolver's candidate selection compares one candidate (``_select.compared``).
-        best = scored_candidate(cfg, feats, paper, title, sim)
+        theirs = one.memo
+        # (The paper's name keys are read only when the reference has authors.)
+        authors = theirs.authors(paper) if feats.authors else ()
+        best = scored_candidate(cfg, feats, paper, title, sim, keys=(authors, None))
         # Whether it fails is all the decision needs; the failures are listed when the reason
         # is read.
         failures, later, note = best_failures(
-            cfg, feats, ref, best, quick=True, keys=(ref_keys, one.keys()) if idents else None
+            cfg,
+            feats,
+            ref,
+            best,
+            quick=True,
+            versions=(mine.versions, theirs.versions) if idents else None,
         )
         if not failures and not later:
             return _verified(
@@ -245,7 +250,16 @@ def _exact_pair(
     # The identifier route for ``ident``, which the paper holds (``missing``: the reference's
     # identifiers before it, not found): VERIFIED_EXACT if the metadata agree, else None.
     paper = one.paper
-    comp = compare(feats, paper, lenient_title=True, year_tolerance=cfg.exact_year_tolerance)
+    theirs = one.memo
+    comp = compare(
+        feats,
+        paper,
+        # (Each read only when the reference has the field.)
+        paper_title=theirs.title(paper) if feats.title else None,
+        paper_authors=theirs.authors(paper) if feats.authors else None,
+        lenient_title=True,
+        year_tolerance=cfg.exact_year_tolerance,
+    )
     if exact_problems(cfg, comp):
         return None
     note = _found_note(ident, paper, one.keys())
