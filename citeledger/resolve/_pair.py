@@ -40,10 +40,10 @@ from citeledger.resolve._rules import (
     best_failures,
     exact_problems,
 )
-from citeledger.resolve._select import scored_candidate
+from citeledger.resolve._select import fails_whatever_fields, scored_candidate
 from citeledger.resolve._verifykeys import PairKeys, pair_keys
 from citeledger.resolve.catalog import locator_key
-from citeledger.resolve.scoring import ReferenceFeatures, compare
+from citeledger.resolve.scoring import ReferenceFeatures, TitlePart, compare, title_part
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -170,14 +170,18 @@ def pair_route(
     ):
         return None
     hit = one.scored(feats)
-    best: _Scored | None = None
+    best: _Scored | _LaterScored | None = None
     if hit:
-        sim, paper, title = hit[0]
+        sim, _, title = hit[0]
         # As the resolver's candidate selection compares one candidate (``_select.compared``).
         theirs = one.memo
-        # (The paper's name keys are read only when the reference has authors.)
-        authors = theirs.authors(paper) if feats.authors else ()
-        best = scored_candidate(cfg, feats, paper, title, sim, keys=(authors, None))
+        parts = title_part(feats.title, title, sim)
+        if fails_whatever_fields(cfg, feats, parts, one.paper):
+            # Unresolved whatever the other fields say, with a score of 0: they are compared
+            # only if the evidence or the reason is read.
+            best = _LaterScored(cfg, feats, one, title=title, sim=sim, parts=parts)
+            return _unresolved(cfg, feats, ref, cited, best)
+        best = _compared(cfg, feats, one, title=title, sim=sim, parts=parts)
         # Whether it fails is all the decision needs; the failures are listed when the reason
         # is read.
         failures, later, note = best_failures(
@@ -196,17 +200,86 @@ def pair_route(
                 _fuzzy_reason(idents or None, best, None, note),
                 None,
             )
+    return _unresolved(cfg, feats, ref, cited, best)
+
+
+class _LaterScored:
+    """The one candidate, compared (:func:`_compared`) when first needed.
+
+    When the title and the year decide
+    (:func:`~citeledger.resolve._select.fails_whatever_fields`), the comparison of the other
+    fields is read only by the result's evidence and reason, which are rendered when read.
+    """
+
+    __slots__ = ("args", "made", "paper")
+
+    def __init__(
+        self,
+        cfg: ResolverConfig,
+        feats: ReferenceFeatures,
+        one: _OnePaper,
+        *,
+        title: str,
+        sim: float,
+        parts: TitlePart,
+    ) -> None:
+        self.paper = one.paper
+        self.args = (cfg, feats, one, title, sim, parts)
+        self.made: _Scored | None = None
+
+    def get(self) -> _Scored:
+        """The candidate compared (once)."""
+        made = self.made
+        if made is None:
+            cfg, feats, one, title, sim, parts = self.args
+            made = self.made = _compared(cfg, feats, one, title=title, sim=sim, parts=parts)
+        return made
+
+
+def _compared(
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    one: _OnePaper,
+    *,
+    title: str,
+    sim: float,
+    parts: TitlePart,
+) -> _Scored:
+    # The paper compared as the fuzzy route compares its candidates (its name keys are read only
+    # when the reference has authors).
+    paper = one.paper
+    authors = one.memo.authors(paper) if feats.authors else ()
+    return scored_candidate(cfg, feats, paper, title, sim, keys=(authors, None), parts=parts)
+
+
+def _scored(best: _Scored | _LaterScored) -> _Scored:
+    return best.get() if isinstance(best, _LaterScored) else best
+
+
+def _unresolved(
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    ref: Reference | Paper,
+    cited: Reference | None,
+    best: _Scored | _LaterScored | None,
+) -> Resolution:
+    # UNRESOLVED (MALFORMED_IDENTIFIER with a malformed fragment), naming the candidate if any.
     return _trusted_resolution(
         state=ResolutionState.MALFORMED_IDENTIFIER
         if cited is not None and cited.malformed
         else ResolutionState.UNRESOLVED,
         method=None,
-        evidence=_Deferred(_then_compared, _Deferred(_route_evidence, ref), best)
+        evidence=_Deferred(_then_compared_later, _Deferred(_route_evidence, ref), best)
         if best is not None
         else _Deferred(_route_evidence, ref),
         reason=_Deferred(_failed_reason, cfg, feats, ref, best),
         alternatives=() if best is None else (best.paper,),
     )
+
+
+def _then_compared_later(before: _Deferred, best: _Scored | _LaterScored) -> tuple[Evidence, ...]:
+    # _results._then_compared, comparing the candidate first if it was not.
+    return _then_compared(before, _scored(best))
 
 
 def _not_found(idents: Sequence[Identifier]) -> tuple[Evidence, ...]:
@@ -224,13 +297,17 @@ def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
 
 
 def _failed_reason(
-    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference | Paper, best: _Scored | None
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    ref: Reference | Paper,
+    found: _Scored | _LaterScored | None,
 ) -> str:
     # The reason of an UNRESOLVED (or MALFORMED_IDENTIFIER) result, as the resolver words it
     # (``fuzzy_decision``'s reason with one candidate: its failures, then the later ones).
-    if best is None:
+    if found is None:
         reason = _NO_CANDIDATE
     else:
+        best = _scored(found)
         failures, later, _ = best_failures(cfg, feats, ref, best)
         reason = f"best candidate {_describe(best.paper)}: " + "; ".join([*failures, *later])
     if ref.identifiers:

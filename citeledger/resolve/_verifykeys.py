@@ -7,7 +7,8 @@ verifies one record against many others (deduplication, a candidate list, a benc
 repeats its pairs) would make them again for every pair. :class:`Reference` and :class:`Paper`
 are frozen, so the keys depend on the object alone: :func:`pair_keys` keeps them in a side
 table while the object lives, keyed by its ``id`` and dropped by a weak reference's callback
-when the object is collected (an ``id`` is only reused after that). Nothing is stored on the
+when the object is collected (an ``id`` is only reused after that): the keys object is itself
+that weak reference, so an entry costs one object. Nothing is stored on the
 records themselves, so their fields, equality, hashing, pickling and ``attrs`` helpers are
 untouched, and two equal records still get their own entries.
 
@@ -31,29 +32,40 @@ if TYPE_CHECKING:
 __all__ = ["PairKeys", "pair_keys"]
 
 
-class PairKeys:
+class PairKeys(weakref.ref):  # type: ignore[type-arg]  # to a Reference or a Paper
     """One record's keys as ``verify`` reads them (see the module docstring).
 
-    Each is made on first use: a record on the paper side needs its title and name keys, one on
-    the reference side its whole :class:`~citeledger.resolve.scoring.ReferenceFeatures`. The
-    methods that take the record must be given the record these keys belong to (it is not
-    kept here: the table must not keep it alive).
+    A weak reference to the record (made by :func:`pair_keys` only), holding its keys. Each
+    key but the work and version keys is made on first use: a record on the paper side needs
+    its title and name keys, one on the reference side its whole
+    :class:`~citeledger.resolve.scoring.ReferenceFeatures`. The methods that take the record
+    must be given the record these keys belong to (read through the reference, it could be
+    gone; the table must not keep it alive).
 
     Attributes:
         keys: The work keys of the record's identifiers, in order.
         versions: Their version keys (:func:`~citeledger.identifiers.version_of`), in order.
     """
 
-    __slots__ = ("_authors", "_feats", "_related", "_title", "_version_set", "keys", "versions")
+    __slots__ = (
+        "_authors",
+        "_feats",
+        "_related",
+        "_title",
+        "_version_set",
+        "key",
+        "keys",
+        "versions",
+    )
 
-    def __init__(self, keys: tuple[str, ...]) -> None:
-        self.keys = keys
-        self.versions = tuple(map(version_of, keys)) if keys else keys
-        self._feats: ReferenceFeatures | None = None
-        self._title: str | None = None
-        self._authors: tuple[NameKey, ...] | None = None
-        self._version_set: frozenset[str] | None = None
-        self._related: frozenset[str] | None = None
+    key: int  # the record's id: its entry in the table
+    keys: tuple[str, ...]
+    versions: tuple[str, ...]
+    _feats: ReferenceFeatures | None
+    _title: str | None
+    _authors: tuple[NameKey, ...] | None
+    _version_set: frozenset[str] | None
+    _related: frozenset[str] | None
 
     def feats(self, record: Reference | Paper) -> ReferenceFeatures:
         """``ReferenceFeatures.of(record, keys)``."""
@@ -93,35 +105,28 @@ class PairKeys:
         return related
 
 
-class _Ref(weakref.ref):  # type: ignore[type-arg]  # the referent is a Reference or a Paper
-    """A weak reference that remembers the table key of its referent's entry."""
-
-    __slots__ = ("key",)
+#: ``id(record) -> its keys`` for the records alive that have keys.
+_TABLE: Final[dict[int, PairKeys]] = {}
 
 
-#: ``id(record) -> (weak reference to it, its keys)`` for the records alive that have keys.
-_TABLE: Final[dict[int, tuple[_Ref, PairKeys]]] = {}
-
-
-def _forget(ref: _Ref, table: dict[int, tuple[_Ref, PairKeys]] = _TABLE) -> None:
+def _forget(ref: PairKeys, table: dict[int, PairKeys] = _TABLE) -> None:
     # The record is being collected: drop its entry (unless another entry took the key, which
     # only a racing thread's second entry for the same record can have done).
-    entry = table.get(ref.key)
-    if entry is not None and entry[0] is ref:
+    if table.get(ref.key) is ref:
         del table[ref.key]
 
 
 def pair_keys(record: Reference | Paper) -> PairKeys:
     """The :class:`PairKeys` of ``record``, made on the first call and kept while it lives."""
     key = id(record)
-    entry = _TABLE.get(key)
-    if entry is not None:
-        return entry[1]
-    made = PairKeys(tuple([work_key(i) for i in record.identifiers]))
-    try:
-        ref = _Ref(record, _forget)
-    except TypeError:  # a record type without weak references: not kept
+    made = _TABLE.get(key)
+    if made is not None:
         return made
-    ref.key = key
-    _TABLE[key] = (ref, made)
+    made = PairKeys(record, _forget)
+    made.key = key
+    keys = made.keys = tuple([work_key(i) for i in record.identifiers])
+    made.versions = tuple(map(version_of, keys)) if keys else keys
+    # The keys made on first use (the slots of a new object are unset).
+    made._feats = made._title = made._authors = made._version_set = made._related = None  # noqa: SLF001
+    _TABLE[key] = made
     return made
