@@ -26,7 +26,6 @@ from citeledger.resolve._results import (
     _found_note,
     _fuzzy_reason,
     _listed,
-    _then_compared,
     _trusted_resolution,
     _verified,
 )
@@ -159,9 +158,17 @@ def pair_route(
     idents = ref.identifiers
     if idents:
         mine = pair_keys(ref) if memo is None else memo
-        for position, (key, version) in enumerate(zip(mine.keys, mine.versions, strict=True)):
-            if one.holds(key, version):
-                return _exact_pair(cfg, feats, one, idents[:position], idents[position])
+        # Without related links the paper holds a key only if the key or its version key is
+        # among its work and version keys: most pairs share none, found without a loop.
+        found = one.memo.version_set()
+        if (
+            one.paper.related
+            or not found.isdisjoint(mine.keys)
+            or not found.isdisjoint(mine.versions)
+        ):
+            for position, (key, version) in enumerate(zip(mine.keys, mine.versions, strict=True)):
+                if one.holds(key, version):
+                    return _exact_pair(cfg, feats, one, idents[:position], idents[position])
     cited = ref if isinstance(ref, Reference) else None
     if not feats.title or (
         cited is not None
@@ -269,17 +276,10 @@ def _unresolved(
         if cited is not None and cited.malformed
         else ResolutionState.UNRESOLVED,
         method=None,
-        evidence=_Deferred(_then_compared_later, _Deferred(_route_evidence, ref), best)
-        if best is not None
-        else _Deferred(_route_evidence, ref),
+        evidence=_Deferred(_route_evidence, ref, best),
         reason=_Deferred(_failed_reason, cfg, feats, ref, best),
         alternatives=() if best is None else (best.paper,),
     )
-
-
-def _then_compared_later(before: _Deferred, best: _Scored | _LaterScored) -> tuple[Evidence, ...]:
-    # _results._then_compared, comparing the candidate first if it was not.
-    return _then_compared(before, _scored(best))
 
 
 def _not_found(idents: Sequence[Identifier]) -> tuple[Evidence, ...]:
@@ -287,12 +287,16 @@ def _not_found(idents: Sequence[Identifier]) -> tuple[Evidence, ...]:
     return tuple(_ident_evidence(i, None, _NOT_FOUND) for i in idents)
 
 
-def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
-    # What the resolver notes before the fuzzy route: each identifier not found, each
-    # malformed fragment.
+def _route_evidence(
+    ref: Reference | Paper, best: _Scored | _LaterScored | None = None
+) -> tuple[Evidence, ...]:
+    # What the resolver notes before the fuzzy route (each identifier not found, each
+    # malformed fragment), then the fields of the candidate compared, if any
+    # (as _results._then_compared), comparing them now if they were not.
     return (
         *_not_found(ref.identifiers),
         *(_malformed_evidence(ref) if isinstance(ref, Reference) else ()),
+        *(() if best is None else _scored(best).comparison.evidence),
     )
 
 

@@ -139,9 +139,12 @@ def fails_whatever_fields(
         parts.prefix is None or parts.prefix < cfg.min_prefix_title_similarity
     ):
         return True
-    if feats.year is None:
+    year, theirs = feats.year, paper.year
+    if year is None or theirs is None:
         return False
     tolerance, preprint_tolerance = year_tolerances(cfg, feats)
+    if abs(theirs - year) <= tolerance:
+        return False  # the years agree, or partly (compare_year)
     return (
         year_agreement(feats, paper, tolerance=tolerance, preprint_tolerance=preprint_tolerance)
         is Agreement.DISAGREE
