@@ -43,7 +43,8 @@ def _speed_paper(data: Path) -> Any:
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("_shared_speed", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return lambda rel: mod._fatcat_paper(cl, rel)  # noqa: SLF001

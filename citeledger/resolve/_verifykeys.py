@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from citeledger.model import Paper, Reference
     from citeledger.resolve.names import NameKey
 
-__all__ = ["PairKeys", "pair_keys"]
+__all__ = ["MAX_KEPT", "PairKeys", "pair_keys"]
 
 
 class PairKeys(weakref.ref):  # type: ignore[type-arg]  # to a Reference or a Paper
@@ -108,10 +108,15 @@ class PairKeys(weakref.ref):  # type: ignore[type-arg]  # to a Reference or a Pa
 #: ``id(record) -> its keys`` for the records alive that have keys.
 _TABLE: Final[dict[int, PairKeys]] = {}
 
+#: The most records whose keys are kept: a full table is emptied (its records' keys are made
+#: again when they are verified again). An entry is about 600 bytes (a record's features), so
+#: a caller that keeps a million records and verifies each one does not keep their keys too.
+MAX_KEPT: Final = 1 << 15
+
 
 def _forget(ref: PairKeys, table: dict[int, PairKeys] = _TABLE) -> None:
-    # The record is being collected: drop its entry (unless another entry took the key, which
-    # only a racing thread's second entry for the same record can have done).
+    # The record is being collected: drop its entry, unless the entry under its id is another
+    # one for the same record (a racing thread's, or one made after the table was emptied).
     if table.get(ref.key) is ref:
         del table[ref.key]
 
@@ -126,6 +131,8 @@ def pair_keys(record: Reference | Paper) -> PairKeys:
     made.key = key
     keys = made.keys = tuple([work_key(i) for i in record.identifiers])
     made.versions = tuple(map(version_of, keys)) if keys else keys
+    if len(_TABLE) >= MAX_KEPT:
+        _TABLE.clear()  # a dropped entry's weak reference goes with it, callback and all
     # The keys made on first use (the slots of a new object are unset).
     made._feats = made._title = made._authors = made._version_set = made._related = None  # noqa: SLF001
     _TABLE[key] = made

@@ -526,6 +526,23 @@ def test_pair_keys_go_with_their_record() -> None:
     assert _verifykeys.pair_keys(again).keys == ("doi:10.5555/e.3",)
 
 
+def test_a_full_table_of_pair_keys_is_emptied(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At most MAX_KEPT records keep their keys; past that the table starts again, and records
+    # whose keys were dropped are verified as before.
+    from citeledger.resolve import _verifykeys  # noqa: PLC0415
+
+    monkeypatch.setattr(_verifykeys, "MAX_KEPT", 3)
+    papers = [
+        cl.Paper(title=f"{w} kernel fusion retrieval", year=2001, identifiers=[f"10.5555/e.{n}"])
+        for n, w in enumerate(_WORDS[:6])
+    ]
+    for _ in range(2):
+        for a in papers:
+            for b in papers[:3]:
+                _same_result(cl.verify(a, b), cl.Resolver([b]).resolve(a))
+                assert len(_verifykeys._TABLE) <= 3
+
+
 @given(data=st.data())
 @settings(max_examples=300, deadline=None)
 def test_a_candidate_that_fails_whatever_its_fields_fails(data: st.DataObject) -> None:
