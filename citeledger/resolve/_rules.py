@@ -481,6 +481,8 @@ def best_failures(
         and comp.corroborations >= cfg.min_prefix_corroborations
     )
     title_ok = title >= need_title or prefix_ok
+    # (verify reads this rule and the year's before comparing the other fields:
+    # _select.fails_whatever_fields; keep the two in step.)
     if quick and not title_ok:
         return [f"title similarity {title:.1f} below {need_title:g}"], [], ""
     notice = notice_kind(ref.title)
