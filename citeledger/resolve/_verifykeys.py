@@ -12,7 +12,9 @@ that weak reference, so an entry costs one object. Nothing is stored on the
 records themselves, so their fields, equality, hashing, pickling and ``attrs`` helpers are
 untouched, and two equal records still get their own entries.
 
-A test checks that the kept keys equal freshly computed ones.
+At most :data:`MAX_KEPT` records keep their keys (a full table is emptied). Two threads that
+verify one record at once may both make its keys (the same values): one entry stays. A test
+checks that the kept keys equal freshly computed ones.
 """
 
 from __future__ import annotations
