@@ -26,6 +26,7 @@ from citeledger.resolve._results import (
     _found_note,
     _fuzzy_reason,
     _listed,
+    _then_compared,
     _trusted_resolution,
     _verified,
 )
@@ -291,13 +292,13 @@ def _route_evidence(
     ref: Reference | Paper, best: _Scored | _LaterScored | None = None
 ) -> tuple[Evidence, ...]:
     # What the resolver notes before the fuzzy route (each identifier not found, each
-    # malformed fragment), then the fields of the candidate compared, if any
-    # (as _results._then_compared), comparing them now if they were not.
-    return (
+    # malformed fragment), then the fields of the candidate compared, if any, comparing them
+    # now if they were not.
+    before = (
         *_not_found(ref.identifiers),
         *(_malformed_evidence(ref) if isinstance(ref, Reference) else ()),
-        *(() if best is None else _scored(best).comparison.evidence),
     )
+    return before if best is None else _then_compared(before, _scored(best))
 
 
 def _failed_reason(
