@@ -36,10 +36,10 @@ from citeledger.resolve._rules import (
     best_failures,
     exact_problems,
 )
-from citeledger.resolve._select import scored_candidate
+from citeledger.resolve._select import fails_whatever_fields, scored_candidate
+from citeledger.resolve._verifykeys import PairKeys, pair_keys
 from citeledger.resolve.catalog import locator_key
-from citeledger.resolve.normalize import normalize_title
-from citeledger.resolve.scoring import ReferenceFeatures, compare
+from citeledger.resolve.scoring import ReferenceFeatures, TitlePart, compare, title_part
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -68,38 +68,33 @@ class _OnePaper:
       (with one paper no token is too frequent) and their ``token_sort_ratio`` is at least 50.
     """
 
-    __slots__ = ("_keys", "_versions", "paper")
+    __slots__ = ("memo", "paper")
 
     def __init__(self, paper: Paper) -> None:
         self.paper = paper
-        # The paper's work keys, computed on the first lookup (most pairs have one identifier
-        # each side; a reference with several looks them up once), and the same with their
-        # version keys, on the first lookup that needs them.
-        self._keys: list[str] | None = None
-        self._versions: set[str] | None = None
+        #: The paper's keys (work keys, normalised title, name keys), kept with the paper
+        #: (:func:`~citeledger.resolve._verifykeys.pair_keys`): a paper verified again reuses them.
+        self.memo = pair_keys(paper)
 
     def by_identifier(self, ident: Identifier) -> list[Paper]:
         return [self.paper] if self.holds(work_key(ident)) else []
 
-    def keys(self) -> list[str]:
+    def keys(self) -> Sequence[str]:
         """The work keys of the paper's identifiers, in order."""
-        keys = self._keys
-        if keys is None:
-            keys = self._keys = [work_key(i) for i in self.paper.identifiers]
-        return keys
+        return self.memo.keys
 
-    def holds(self, key: str) -> bool:
-        """Whether an identifier of work key ``key`` finds the paper (:meth:`by_identifier`)."""
-        keys = self.keys()
-        if key in keys:
+    def holds(self, key: str, version: str | None = None) -> bool:
+        """Whether an identifier of work key ``key`` finds the paper (:meth:`by_identifier`).
+
+        ``version``: ``version_of(key)``, if known.
+        """
+        memo = self.memo
+        if key in memo.keys:
             return True
-        related = self.paper.related
-        if related and any(work_key(r.identifier) == key for r in related):
+        paper = self.paper
+        if paper.related and key in memo.related(paper):
             return True
-        versions = self._versions
-        if versions is None:
-            versions = self._versions = {*keys, *map(version_of, keys)}
-        return version_of(key) in versions
+        return (version_of(key) if version is None else version) in memo.version_set()
 
     def by_locator(self, volume: str | None, first_page: str | None) -> list[Paper]:
         """The paper if it has this volume and first page (as :meth:`Catalog.by_locator`)."""
@@ -117,7 +112,7 @@ class _OnePaper:
     def scored(self, feats: ReferenceFeatures) -> list[tuple[float, Paper, str]]:
         """``(title similarity, paper, its normalised title)`` if the paper is a candidate."""
         title = feats.title
-        theirs = normalize_title(self.paper.title)
+        theirs = self.memo.title(self.paper)  # normalize_title(self.paper.title)
         if not title or not theirs:
             return []
         if title == theirs:
@@ -140,13 +135,14 @@ def pair_route(
     ref: Reference | Paper,
     feats: ReferenceFeatures,
     one: _OnePaper,
-    keys: list[str] | None = None,
+    memo: PairKeys | None = None,
 ) -> Resolution | None:
     """``Resolver(providers=[one]).resolve(ref)`` in the common cases, else None.
 
     ``ref`` may be a paper, read as the reference citing it with all its fields
     (:meth:`~citeledger.model.Reference.from_paper`: no parse, no malformed fragment), which
-    is then not built. ``keys``: the work keys of its identifiers, in order, if computed.
+    is then not built. ``memo``: its :func:`~citeledger.resolve._verifykeys.pair_keys`, if at
+    hand.
 
     An identifier of the reference that the paper holds, with metadata that agree: the
     identifier route's ``VERIFIED_EXACT`` (one record under the identifier: it is not shared;
@@ -157,10 +153,19 @@ def pair_route(
     :func:`~citeledger.resolve._rules.fuzzy_decision` reduces to).
     """
     idents = ref.identifiers
-    ref_keys = [work_key(i) for i in idents] if keys is None else keys
-    for position, key in enumerate(ref_keys):
-        if one.holds(key):
-            return _exact_pair(cfg, feats, one, idents[:position], idents[position])
+    if idents:
+        mine = pair_keys(ref) if memo is None else memo
+        # Without related links the paper holds a key only if the key or its version key is
+        # among its work and version keys: most pairs share none, found without a loop.
+        found = one.memo.version_set()
+        if (
+            one.paper.related
+            or not found.isdisjoint(mine.keys)
+            or not found.isdisjoint(mine.versions)
+        ):
+            for position, (key, version) in enumerate(zip(mine.keys, mine.versions, strict=True)):
+                if one.holds(key, version):
+                    return _exact_pair(cfg, feats, one, idents[:position], idents[position])
     cited = ref if isinstance(ref, Reference) else None
     if not feats.title or (
         cited is not None
@@ -169,28 +174,102 @@ def pair_route(
     ):
         return None
     hit = one.scored(feats)
-    best: _Scored | None = None
+    best: _Scored | _LaterScored | None = None
     if hit:
-        sim, paper, title = hit[0]
+        sim, _, title = hit[0]
         # As the resolver's candidate selection compares one candidate (``_select.compared``).
-        best = scored_candidate(cfg, feats, paper, title, sim)
+        theirs = one.memo
+        parts = title_part(feats.title, title, sim)
+        if fails_whatever_fields(cfg, feats, parts, one.paper):
+            # Unresolved whatever the other fields say, with a score of 0: they are compared
+            # only if the evidence or the reason is read.
+            best = _LaterScored(cfg, feats, one, title=title, sim=sim, parts=parts)
+            return _unresolved(cfg, feats, ref, cited, best)
+        best = _compared(cfg, feats, one, title=title, sim=sim, parts=parts)
         # Whether it fails is all the decision needs; the failures are listed when the reason
         # is read.
         failures, later, note = best_failures(
-            cfg, feats, ref, best, quick=True, keys=(ref_keys, one.keys()) if idents else None
+            cfg,
+            feats,
+            ref,
+            best,
+            quick=True,
+            versions=(mine.versions, theirs.versions) if idents else None,
         )
         if not failures and not later:
             return _fuzzy_verified(
                 best, _Deferred(_route_evidence, ref), idents or None, None, note
             )
+    return _unresolved(cfg, feats, ref, cited, best)
+
+
+class _LaterScored:
+    """The one candidate, compared (:func:`_compared`) when first needed.
+
+    When the title and the year decide
+    (:func:`~citeledger.resolve._select.fails_whatever_fields`), the comparison of the other
+    fields is read only by the result's evidence and reason, which are rendered when read.
+    """
+
+    __slots__ = ("args", "made", "paper")
+
+    def __init__(
+        self,
+        cfg: ResolverConfig,
+        feats: ReferenceFeatures,
+        one: _OnePaper,
+        *,
+        title: str,
+        sim: float,
+        parts: TitlePart,
+    ) -> None:
+        self.paper = one.paper
+        self.args = (cfg, feats, one, title, sim, parts)
+        self.made: _Scored | None = None
+
+    def get(self) -> _Scored:
+        """The candidate compared (once)."""
+        made = self.made
+        if made is None:
+            cfg, feats, one, title, sim, parts = self.args
+            made = self.made = _compared(cfg, feats, one, title=title, sim=sim, parts=parts)
+        return made
+
+
+def _compared(
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    one: _OnePaper,
+    *,
+    title: str,
+    sim: float,
+    parts: TitlePart,
+) -> _Scored:
+    # The paper compared as the fuzzy route compares its candidates (its name keys are read only
+    # when the reference has authors).
+    paper = one.paper
+    authors = one.memo.authors(paper) if feats.authors else ()
+    return scored_candidate(cfg, feats, paper, title, sim, keys=(authors, None), parts=parts)
+
+
+def _scored(best: _Scored | _LaterScored) -> _Scored:
+    return best.get() if isinstance(best, _LaterScored) else best
+
+
+def _unresolved(
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    ref: Reference | Paper,
+    cited: Reference | None,
+    best: _Scored | _LaterScored | None,
+) -> Resolution:
+    # UNRESOLVED (MALFORMED_IDENTIFIER with a malformed fragment), naming the candidate if any.
     return _trusted_resolution(
         state=ResolutionState.MALFORMED_IDENTIFIER
         if cited is not None and cited.malformed
         else ResolutionState.UNRESOLVED,
         method=None,
-        evidence=_Deferred(_then_compared, _Deferred(_route_evidence, ref), best)
-        if best is not None
-        else _Deferred(_route_evidence, ref),
+        evidence=_Deferred(_route_evidence, ref, best),
         reason=_Deferred(_failed_reason, cfg, feats, ref, best),
         alternatives=() if best is None else (best.paper,),
     )
@@ -201,23 +280,31 @@ def _not_found(idents: Sequence[Identifier]) -> tuple[Evidence, ...]:
     return tuple(_ident_evidence(i, None, _NOT_FOUND) for i in idents)
 
 
-def _route_evidence(ref: Reference | Paper) -> tuple[Evidence, ...]:
-    # What the resolver notes before the fuzzy route: each identifier not found, each
-    # malformed fragment.
-    return (
+def _route_evidence(
+    ref: Reference | Paper, best: _Scored | _LaterScored | None = None
+) -> tuple[Evidence, ...]:
+    # What the resolver notes before the fuzzy route (each identifier not found, each
+    # malformed fragment), then the fields of the candidate compared, if any, comparing them
+    # now if they were not.
+    before = (
         *_not_found(ref.identifiers),
         *(_malformed_evidence(ref) if isinstance(ref, Reference) else ()),
     )
+    return before if best is None else _then_compared(before, _scored(best))
 
 
 def _failed_reason(
-    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference | Paper, best: _Scored | None
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    ref: Reference | Paper,
+    found: _Scored | _LaterScored | None,
 ) -> str:
     # The reason of an UNRESOLVED (or MALFORMED_IDENTIFIER) result, as the resolver words it
     # (``fuzzy_decision``'s reason with one candidate: its failures, then the later ones).
-    if best is None:
+    if found is None:
         reason = _NO_CANDIDATE
     else:
+        best = _scored(found)
         failures, later, _ = best_failures(cfg, feats, ref, best)
         reason = f"best candidate {_describe(best.paper)}: " + "; ".join([*failures, *later])
     if ref.identifiers:
@@ -237,7 +324,16 @@ def _exact_pair(
     # The identifier route for ``ident``, which the paper holds (``missing``: the reference's
     # identifiers before it, not found): VERIFIED_EXACT if the metadata agree, else None.
     paper = one.paper
-    comp = compare(feats, paper, lenient_title=True, year_tolerance=cfg.exact_year_tolerance)
+    theirs = one.memo
+    comp = compare(
+        feats,
+        paper,
+        # (Each read only when the reference has the field.)
+        paper_title=theirs.title(paper) if feats.title else None,
+        paper_authors=theirs.authors(paper) if feats.authors else None,
+        lenient_title=True,
+        year_tolerance=cfg.exact_year_tolerance,
+    )
     if exact_problems(cfg, comp):
         return None
     found = _Scored(paper, comp)

@@ -455,7 +455,7 @@ def best_failures(
     best: _Scored,
     *,
     quick: bool = False,
-    keys: tuple[Sequence[str], Sequence[str]] | None = None,
+    versions: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> tuple[list[str], list[str], str]:
     """Why ``best`` cannot be verified as the reference's work whatever the other candidates.
 
@@ -466,8 +466,9 @@ def best_failures(
     when the author lists were overruled): the candidate fails if either list is not empty.
     ``ref`` may be a paper, read as the reference citing it (``verify``). ``quick``: return
     as soon as the candidate is known to fail (the title, then the disagreeing fields), with
-    the failures found so far, for a caller that needs only whether it fails. ``keys``: the
-    work keys of the reference's and the candidate's identifiers, in order, if computed.
+    the failures found so far, for a caller that needs only whether it fails. ``versions``: the
+    version keys (:func:`~citeledger.identifiers.version_key`) of the reference's and the
+    candidate's identifiers, in order, if computed.
     """
     comp = best.comparison
     title = comp.title or 0.0
@@ -480,11 +481,13 @@ def best_failures(
         and comp.corroborations >= cfg.min_prefix_corroborations
     )
     title_ok = title >= need_title or prefix_ok
+    # (verify reads this rule and the year's before comparing the other fields:
+    # _select.fails_whatever_fields; keep the two in step.)
     if quick and not title_ok:
         return [f"title similarity {title:.1f} below {need_title:g}"], [], ""
     notice = notice_kind(ref.title)
     need_corr = cfg.min_generic_corroborations if feats.generic else cfg.min_corroborations
-    conflict = _identifier_conflict(ref, best.paper, keys)
+    conflict = _identifier_conflict(ref, best.paper, versions)
     if conflict:
         need_corr += 1
     # A substituted word or a differing part number: a sibling paper, not a variant spelling.
@@ -657,13 +660,15 @@ def _other_publication(feats: ReferenceFeatures, paper: Paper) -> str:
 
 
 def _identifier_conflict(
-    ref: Reference | Paper, paper: Paper, keys: tuple[Sequence[str], Sequence[str]] | None = None
+    ref: Reference | Paper,
+    paper: Paper,
+    versions: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> bool:
     """The reference names an identifier of a scheme the paper also has, for another work.
 
     Versions of one deposit (:func:`~citeledger.identifiers.version_key`) are one work, and
     a preprint-server or repository DOI never conflicts with another DOI: a preprint and its
-    published version legitimately carry two. ``keys``: the work keys of ``ref``'s and
+    published version legitimately carry two. ``versions``: the version keys of ``ref``'s and
     ``paper``'s identifiers, in order, if already computed.
     """
     theirs_all = paper.identifiers
@@ -676,13 +681,13 @@ def _identifier_conflict(
         same = [j for j, i in enumerate(theirs_all) if i.scheme is scheme]
         if not same:
             continue
-        mine = version_key(ident) if keys is None else version_of(keys[0][n])
+        mine = version_key(ident) if versions is None else versions[0][n]
         if mine.startswith(PREPRINT_DOI_PREFIXES):
             continue
         theirs = [
             k
             for k in (
-                version_key(theirs_all[j]) if keys is None else version_of(keys[1][j]) for j in same
+                version_key(theirs_all[j]) if versions is None else versions[1][j] for j in same
             )
             if not k.startswith(PREPRINT_DOI_PREFIXES)
         ]

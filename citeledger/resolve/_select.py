@@ -41,9 +41,15 @@ if TYPE_CHECKING:
 
     from citeledger.resolve._config import ResolverConfig
     from citeledger.resolve.names import NameKey
-    from citeledger.resolve.scoring import AuthorIndex
+    from citeledger.resolve.scoring import AuthorIndex, TitlePart
 
-__all__ = ["PoolItem", "compared", "scored_candidate", "year_tolerances"]
+__all__ = [
+    "PoolItem",
+    "compared",
+    "fails_whatever_fields",
+    "scored_candidate",
+    "year_tolerances",
+]
 
 #: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
 #: that keeps its author keys and its id there, or None and 0, and the plain ``fuzz.ratio`` of
@@ -88,12 +94,13 @@ def scored_candidate(
     *,
     keys: tuple[Sequence[NameKey], AuthorIndex | None] | None = None,
     close: Sequence[frozenset[str]] | None = None,
+    parts: TitlePart | None = None,
 ) -> _Scored:
     """One title candidate compared as the fuzzy route compares it.
 
     ``title``: its normalised title; ``sim``: its title similarity; ``keys``: its author keys
     and (for ``close``, the list-against-list author rule) their index, when a catalog keeps
-    them.
+    them; ``parts``: ``title_part(feats.title, title, sim)``, if computed.
     """
     tol, preprint_tol = year_tolerances(cfg, feats)
     return _Scored(
@@ -103,7 +110,7 @@ def scored_candidate(
             paper,
             paper_title=title,
             title_score=sim,
-            title_parts=title_part(feats.title, title, sim),
+            title_parts=title_part(feats.title, title, sim) if parts is None else parts,
             paper_authors=None if keys is None else keys[0],
             paper_author_index=None if keys is None else keys[1],
             author_closeness=close,
@@ -111,6 +118,36 @@ def scored_candidate(
             preprint_year_tolerance=preprint_tol,
         ),
         title,
+    )
+
+
+def fails_whatever_fields(
+    cfg: ResolverConfig, feats: ReferenceFeatures, parts: TitlePart, paper: Paper
+) -> bool:
+    """Whether a candidate fails whatever its authors, locator and venue compare to.
+
+    ``parts``: :func:`~citeledger.resolve.scoring.title_part` of the reference's and the
+    candidate's titles. Two of :func:`~citeledger.resolve._rules.best_failures`' rules read
+    only the title and the year: a title below its threshold with no prefix similarity that
+    corroborating fields could make count, and years that disagree (a hard disagreement that
+    no rule lifts). Keep in step with it (a test checks that such a candidate fails).
+    """
+    if feats.generic:
+        if parts.title < cfg.min_generic_title_similarity:
+            return True
+    elif parts.title < cfg.min_title_similarity and (
+        parts.prefix is None or parts.prefix < cfg.min_prefix_title_similarity
+    ):
+        return True
+    year, theirs = feats.year, paper.year
+    if year is None or theirs is None:
+        return False
+    tolerance, preprint_tolerance = year_tolerances(cfg, feats)
+    if abs(theirs - year) <= tolerance:
+        return False  # the years agree, or partly (compare_year)
+    return (
+        year_agreement(feats, paper, tolerance=tolerance, preprint_tolerance=preprint_tolerance)
+        is Agreement.DISAGREE
     )
 
 

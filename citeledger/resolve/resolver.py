@@ -36,7 +36,6 @@ import attrs
 from rapidfuzz import fuzz
 
 from citeledger.errors import InvalidArgument, ModelError
-from citeledger.identifiers import work_key
 from citeledger.model import (
     Evidence,
     Method,
@@ -83,6 +82,7 @@ from citeledger.resolve._rules import (
     locator_decision,
 )
 from citeledger.resolve._select import PoolItem, compared
+from citeledger.resolve._verifykeys import pair_keys
 from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
@@ -705,9 +705,10 @@ def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) ->
     if not isinstance(given, (Paper, Reference)):  # a reference string, as resolve() takes it
         return Resolver(config=cfg, providers=(one,)).resolve(given)
     # A paper is read as the reference citing it (the same features; built only if needed).
-    keys = [work_key(i) for i in given.identifiers]
-    feats = ReferenceFeatures.of(given, keys)
-    done = pair_route(cfg, given, feats, one, keys)
+    # Its keys are made once per object and kept while it lives (_verifykeys.pair_keys).
+    memo = pair_keys(given)
+    feats = memo.feats(given)
+    done = pair_route(cfg, given, feats, one, memo)
     if done is not None:
         return done
     ref = _reference_from_paper(given) if isinstance(given, Paper) else given

@@ -448,6 +448,164 @@ def test_verify_pair_route_equals_a_one_paper_catalog(data: st.DataObject) -> No
     assert routed is None or routed == expected
 
 
+def _same_result(got: cl.Resolution, expected: cl.Resolution) -> None:
+    # Every field, the evidence and the reason rendered.
+    assert got == expected
+    assert got.evidence == expected.evidence
+    assert got.reason == expected.reason
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_verify_on_records_it_has_seen_equals_a_one_paper_catalog(data: st.DataObject) -> None:
+    # verify() keeps each record's keys while the record lives (_verifykeys.pair_keys): the same
+    # objects verified again, in either role and against other records, give what a one-paper
+    # catalog gives each time.
+    paper = data.draw(_pair_paper())
+    other = data.draw(_pair_paper())
+    item = data.draw(_pair_item(paper))
+    calls = [(item, paper), (paper, other), (other, paper), (item, other), (paper, paper)]
+    if isinstance(item, cl.Paper):
+        calls.append((paper, item))
+    for given_, target in data.draw(st.lists(st.sampled_from(calls), min_size=1, max_size=8)):
+        _same_result(cl.verify(given_, target), cl.Resolver([target]).resolve(given_))
+    _same_result(cl.verify(item, paper), cl.Resolver([paper]).resolve(item))
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_kept_pair_keys_equal_fresh_ones(data: st.DataObject) -> None:
+    # Whatever was made first (the features, the title, the name keys), each kept key equals
+    # the one computed afresh.
+    from citeledger.identifiers import version_key, work_key  # noqa: PLC0415
+    from citeledger.resolve._verifykeys import pair_keys  # noqa: PLC0415
+
+    paper = data.draw(_pair_paper())
+    record = data.draw(_pair_item(paper))
+    keys = pair_keys(record)
+    assert pair_keys(record) is keys
+    order = data.draw(st.permutations(["feats", "title", "authors", "versions", "related"]))
+    for name in order:
+        if name == "feats":
+            assert keys.feats(record) == ReferenceFeatures.of(record)
+        elif name == "title":
+            assert keys.title(record) == normalize_title(record.title)
+        elif name == "authors":
+            assert keys.authors(record) == name_keys(record.authors)
+        elif name == "versions":
+            assert keys.versions == tuple(version_key(i) for i in record.identifiers)
+            assert keys.version_set() == {
+                *(work_key(i) for i in record.identifiers),
+                *(version_key(i) for i in record.identifiers),
+            }
+        elif isinstance(record, cl.Paper):
+            assert keys.related(record) == {work_key(r.identifier) for r in record.related}
+    assert keys.keys == tuple(work_key(i) for i in record.identifiers)
+    assert pair_keys(record) is keys
+
+
+def test_pair_keys_go_with_their_record() -> None:
+    # The side table holds a record's keys only while the record lives (no strong reference
+    # to it): a collected record's entry is dropped, and a new record never gets another's keys.
+    import gc  # noqa: PLC0415
+    import weakref  # noqa: PLC0415
+
+    from citeledger.resolve import _verifykeys  # noqa: PLC0415
+
+    paper = cl.Paper(title="Local cloning of entangled qubits", identifiers=["10.5555/e.1"])
+    other = cl.Paper(title="Something else entirely", identifiers=["10.5555/e.2"])
+    cl.verify(paper, other)
+    alive = weakref.ref(paper)
+    key = id(paper)
+    assert _verifykeys._TABLE[key].keys == ("doi:10.5555/e.1",)
+    del paper
+    gc.collect()
+    assert alive() is None
+    assert key not in _verifykeys._TABLE
+    again = cl.Paper(title="Local cloning of entangled qubits", identifiers=["10.5555/e.3"])
+    assert _verifykeys.pair_keys(again).keys == ("doi:10.5555/e.3",)
+
+
+def test_a_full_table_of_pair_keys_is_emptied(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At most MAX_KEPT records keep their keys; past that the table starts again, and records
+    # whose keys were dropped are verified as before.
+    from citeledger.resolve import _verifykeys  # noqa: PLC0415
+
+    monkeypatch.setattr(_verifykeys, "MAX_KEPT", 3)
+    papers = [
+        cl.Paper(title=f"{w} kernel fusion retrieval", year=2001, identifiers=[f"10.5555/e.{n}"])
+        for n, w in enumerate(_WORDS[:6])
+    ]
+    for _ in range(2):
+        for a in papers:
+            for b in papers[:3]:
+                _same_result(cl.verify(a, b), cl.Resolver([b]).resolve(a))
+                assert len(_verifykeys._TABLE) <= 3
+
+
+@given(data=st.data())
+@settings(max_examples=300, deadline=None)
+def test_a_candidate_that_fails_whatever_its_fields_fails(data: st.DataObject) -> None:
+    # verify() leaves the other fields uncompared when the title and the year already fail the
+    # candidate (_select.fails_whatever_fields): best_failures must then find a failure, under
+    # any thresholds.
+    from citeledger.resolve._rules import best_failures  # noqa: PLC0415
+    from citeledger.resolve._select import (  # noqa: PLC0415
+        fails_whatever_fields,
+        scored_candidate,
+    )
+
+    cfg = cl.ResolverConfig(
+        min_title_similarity=data.draw(st.sampled_from([80.0, 90.0, 97.0])),
+        min_generic_title_similarity=data.draw(st.sampled_from([90.0, 97.0])),
+        min_prefix_title_similarity=data.draw(st.sampled_from([85.0, 95.0])),
+        min_prefix_corroborations=data.draw(st.integers(0, 3)),
+        year_tolerance=data.draw(st.integers(0, 2)),
+        preprint_year_tolerance=data.draw(st.integers(0, 3)),
+    )
+    paper = data.draw(_pair_paper())
+    item = data.draw(_pair_item(paper))
+    feats = ReferenceFeatures.of(item)
+    theirs = normalize_title(paper.title)
+    if not feats.title or not theirs:
+        return
+    sim = title_similarity(feats.title, theirs)
+    parts = title_part(feats.title, theirs, sim)
+    best = scored_candidate(cfg, feats, paper, theirs, sim)
+    failures, _, _ = best_failures(cfg, feats, item, best)
+    if fails_whatever_fields(cfg, feats, parts, paper):
+        assert failures
+    quick, _, _ = best_failures(cfg, feats, item, best, quick=True)
+    assert bool(quick) == bool(failures)
+
+
+def test_verify_compares_the_other_fields_of_a_failed_candidate_when_read() -> None:
+    # A year that disagrees fails the candidate: the result is built without comparing authors
+    # and venue, and its evidence and reason, rendered when read, are the resolver's.
+    from citeledger.model._observation import _Deferred  # noqa: PLC0415
+    from citeledger.resolve._pair import _LaterScored  # noqa: PLC0415
+    from citeledger.resolve._results import _EVIDENCE_SLOT  # noqa: PLC0415
+
+    paper = cl.Paper(
+        title="Local cloning of entangled qubits",
+        authors=["Sujit K. Choudhary"],
+        year=2007,
+        venue="Physical Review A",
+    )
+    for other in (
+        attrs.evolve(paper, year=2015),
+        attrs.evolve(paper, title="Local cloning of entangled mixed states by telecloning"),
+    ):
+        got = cl.verify(other, paper)
+        deferred = _EVIDENCE_SLOT.__get__(got, cl.Resolution)
+        assert isinstance(deferred, _Deferred)
+        assert any(isinstance(a, _LaterScored) for a in deferred.args)
+        expected = cl.Resolver([paper]).resolve(other)
+        assert got.state is cl.ResolutionState.UNRESOLVED
+        _same_result(got, expected)
+        assert got.evidence_for("authors") is not None
+
+
 # Titles that recur: generic ones (years must agree exactly) and a longer one (a year off is
 # another version, and the preprint rule applies), with word-order and one-word variants.
 _RECURRING = (
