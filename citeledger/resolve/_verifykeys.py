@@ -127,7 +127,7 @@ def pair_keys(record: Reference | Paper) -> PairKeys:
     """The :class:`PairKeys` of ``record``, made on the first call and kept while it lives."""
     key = id(record)
     made = _TABLE.get(key)
-    if made is not None:
+    if made is not None and made() is record:  # the entry is this record's, not a dead one's
         return made
     made = PairKeys(record, _forget)
     made.key = key
