@@ -12,9 +12,18 @@ that weak reference, so an entry costs one object. Nothing is stored on the
 records themselves, so their fields, equality, hashing, pickling and ``attrs`` helpers are
 untouched, and two equal records still get their own entries.
 
-At most :data:`MAX_KEPT` records keep their keys (a full table is emptied). Two threads that
-verify one record at once may both make its keys (the same values): one entry stays. A test
-checks that the kept keys equal freshly computed ones.
+A record's keys are kept from its second call on: the first call makes them for that call
+only and notes the record's ``id`` in a set of ids seen once. A caller that verifies each
+record once (fresh records) so keeps nothing: kept keys would only add objects for the
+garbage collector to walk (a full collection over everything the caller holds), costing more
+than they save. An ``id`` noted for a record since collected only makes another record's keys
+kept from its first call: an entry is used only while its weak reference reaches the record
+asked about.
+
+At most :data:`MAX_KEPT` records keep their keys (a full table is emptied), and at most as many
+ids of records seen once are noted (a full set is emptied). Two threads that verify one record
+at once may both make its keys (the same values): one entry stays. A test checks that the kept
+keys equal freshly computed ones.
 """
 
 from __future__ import annotations
@@ -37,7 +46,8 @@ __all__ = ["MAX_KEPT", "PairKeys", "pair_keys"]
 class PairKeys(weakref.ref):  # type: ignore[type-arg]  # to a Reference or a Paper
     """One record's keys as ``verify`` reads them (see the module docstring).
 
-    A weak reference to the record (made by :func:`pair_keys` only), holding its keys. Each
+    A weak reference to the record (made by :func:`pair_keys` only), holding its keys (kept in
+    the table from the record's second call, see the module docstring). Each
     key but the work and version keys is made on first use: a record on the paper side needs
     its title and name keys, one on the reference side its whole
     :class:`~citeledger.resolve.scoring.ReferenceFeatures`. The methods that take the record
@@ -110,9 +120,13 @@ class PairKeys(weakref.ref):  # type: ignore[type-arg]  # to a Reference or a Pa
 #: ``id(record) -> its keys`` for the records alive that have keys.
 _TABLE: Final[dict[int, PairKeys]] = {}
 
+#: The ids of records whose keys were made once and not kept (their next call keeps them).
+_SEEN: Final[set[int]] = set()
+
 #: The most records whose keys are kept: a full table is emptied (its records' keys are made
 #: again when they are verified again). An entry is about 600 bytes (a record's features), so
-#: a caller that keeps a million records and verifies each one does not keep their keys too.
+#: a caller that keeps a million records and verifies each one twice does not keep their keys
+#: too. Also the most ids noted in :data:`_SEEN` (a full set is emptied).
 MAX_KEPT: Final = 1 << 15
 
 
@@ -124,18 +138,26 @@ def _forget(ref: PairKeys, table: dict[int, PairKeys] = _TABLE) -> None:
 
 
 def pair_keys(record: Reference | Paper) -> PairKeys:
-    """The :class:`PairKeys` of ``record``, made on the first call and kept while it lives."""
+    """The :class:`PairKeys` of ``record``: kept from its second call on, while it lives."""
     key = id(record)
     made = _TABLE.get(key)
     if made is not None and made() is record:  # the entry is this record's, not a dead one's
         return made
-    made = PairKeys(record, _forget)
-    made.key = key
+    seen = _SEEN
+    kept = key in seen  # the second call keeps the keys; the first makes them for itself
+    made = PairKeys(record, _forget) if kept else PairKeys(record)
     keys = made.keys = tuple([work_key(i) for i in record.identifiers])
     made.versions = tuple(map(version_of, keys)) if keys else keys
-    if len(_TABLE) >= MAX_KEPT:
-        _TABLE.clear()  # a dropped entry's weak reference goes with it, callback and all
     # The keys made on first use (the slots of a new object are unset).
     made._feats = made._title = made._authors = made._version_set = made._related = None  # noqa: SLF001
-    _TABLE[key] = made
+    if kept:
+        made.key = key
+        seen.discard(key)
+        if len(_TABLE) >= MAX_KEPT:
+            _TABLE.clear()  # a dropped entry's weak reference goes with it, callback and all
+        _TABLE[key] = made
+    else:
+        if len(seen) >= MAX_KEPT:
+            seen.clear()
+        seen.add(key)
     return made

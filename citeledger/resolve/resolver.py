@@ -705,8 +705,9 @@ def _verify_pair(cfg: ResolverConfig, given: Reference | Paper, paper: Paper) ->
     if not isinstance(given, (Paper, Reference)):  # a reference string, as resolve() takes it
         return Resolver(config=cfg, providers=(one,)).resolve(given)
     # A paper is read as the reference citing it (the same features; built only if needed).
-    # Its keys are made once per object and kept while it lives (_verifykeys.pair_keys).
-    memo = pair_keys(given)
+    # Its keys are kept from its second call while it lives (_verifykeys.pair_keys); a record
+    # verified against itself is one call.
+    memo = one.memo if given is paper else pair_keys(given)
     feats = memo.feats(given)
     done = pair_route(cfg, given, feats, one, memo)
     if done is not None:

@@ -6,6 +6,7 @@ the plain ones do.
 
 from __future__ import annotations
 
+import itertools
 import pickle
 
 import attrs
@@ -475,32 +476,36 @@ def test_verify_on_records_it_has_seen_equals_a_one_paper_catalog(data: st.DataO
 @given(data=st.data())
 @settings(max_examples=200, deadline=None)
 def test_kept_pair_keys_equal_fresh_ones(data: st.DataObject) -> None:
-    # Whatever was made first (the features, the title, the name keys), each kept key equals
-    # the one computed afresh.
+    # Whatever was made first (the features, the title, the name keys), each key equals the
+    # one computed afresh: those of a record's first call (made for that call) and those kept
+    # from its second.
     from citeledger.identifiers import version_key, work_key  # noqa: PLC0415
-    from citeledger.resolve._verifykeys import pair_keys  # noqa: PLC0415
+    from citeledger.resolve._verifykeys import _SEEN, pair_keys  # noqa: PLC0415
 
     paper = data.draw(_pair_paper())
     record = data.draw(_pair_item(paper))
+    _SEEN.clear()  # (an id noted for a collected record would keep the first call's keys)
+    first = pair_keys(record)
     keys = pair_keys(record)
+    assert keys is not first
     assert pair_keys(record) is keys
     order = data.draw(st.permutations(["feats", "title", "authors", "versions", "related"]))
-    for name in order:
+    for made, name in itertools.product((first, keys), order):
         if name == "feats":
-            assert keys.feats(record) == ReferenceFeatures.of(record)
+            assert made.feats(record) == ReferenceFeatures.of(record)
         elif name == "title":
-            assert keys.title(record) == normalize_title(record.title)
+            assert made.title(record) == normalize_title(record.title)
         elif name == "authors":
-            assert keys.authors(record) == name_keys(record.authors)
+            assert made.authors(record) == name_keys(record.authors)
         elif name == "versions":
-            assert keys.versions == tuple(version_key(i) for i in record.identifiers)
-            assert keys.version_set() == {
+            assert made.versions == tuple(version_key(i) for i in record.identifiers)
+            assert made.version_set() == {
                 *(work_key(i) for i in record.identifiers),
                 *(version_key(i) for i in record.identifiers),
             }
         elif isinstance(record, cl.Paper):
-            assert keys.related(record) == {work_key(r.identifier) for r in record.related}
-    assert keys.keys == tuple(work_key(i) for i in record.identifiers)
+            assert made.related(record) == {work_key(r.identifier) for r in record.related}
+    assert first.keys == keys.keys == tuple(work_key(i) for i in record.identifiers)
     assert pair_keys(record) is keys
 
 
@@ -515,6 +520,7 @@ def test_pair_keys_go_with_their_record() -> None:
     paper = cl.Paper(title="Local cloning of entangled qubits", identifiers=["10.5555/e.1"])
     other = cl.Paper(title="Something else entirely", identifiers=["10.5555/e.2"])
     cl.verify(paper, other)
+    cl.verify(paper, other)  # kept from the second call
     alive = weakref.ref(paper)
     key = id(paper)
     assert _verifykeys._TABLE[key].keys == ("doi:10.5555/e.1",)
@@ -526,21 +532,53 @@ def test_pair_keys_go_with_their_record() -> None:
     assert _verifykeys.pair_keys(again).keys == ("doi:10.5555/e.3",)
 
 
+def test_pair_keys_are_kept_from_a_records_second_call() -> None:
+    # A record verified once keeps nothing (verifying fresh records adds no objects for the
+    # garbage collector to walk); its second call keeps its keys, which later calls reuse. A
+    # record verified against itself is one call.
+    from citeledger.resolve import _verifykeys  # noqa: PLC0415
+
+    # (An id noted for a record since collected would make a new record's keys kept at once.)
+    _verifykeys._SEEN.clear()
+    paper = cl.Paper(title="Local cloning of entangled qubits", identifiers=["10.5555/e.4"])
+    other = cl.Paper(title="Local cloning of entangled qubits", identifiers=["10.5555/e.5"])
+    expected = cl.Resolver([other]).resolve(paper)
+    _same_result(cl.verify(paper, other), expected)
+    assert id(paper) not in _verifykeys._TABLE
+    assert id(other) not in _verifykeys._TABLE
+    assert id(paper) in _verifykeys._SEEN
+    _same_result(cl.verify(paper, other), expected)
+    kept = _verifykeys._TABLE[id(paper)]
+    assert kept() is paper
+    assert _verifykeys._TABLE[id(other)]() is other
+    assert id(paper) not in _verifykeys._SEEN
+    _same_result(cl.verify(paper, other), expected)
+    assert _verifykeys._TABLE[id(paper)] is kept
+    alone = cl.Paper(title="Entangled qubits cloned locally", identifiers=["10.5555/e.6"])
+    _same_result(cl.verify(alone, alone), cl.Resolver([alone]).resolve(alone))
+    assert id(alone) not in _verifykeys._TABLE
+
+
 def test_a_full_table_of_pair_keys_is_emptied(monkeypatch: pytest.MonkeyPatch) -> None:
     # At most MAX_KEPT records keep their keys; past that the table starts again, and records
     # whose keys were dropped are verified as before.
     from citeledger.resolve import _verifykeys  # noqa: PLC0415
 
     monkeypatch.setattr(_verifykeys, "MAX_KEPT", 3)
+    _verifykeys._TABLE.clear()
+    _verifykeys._SEEN.clear()
     papers = [
         cl.Paper(title=f"{w} kernel fusion retrieval", year=2001, identifiers=[f"10.5555/e.{n}"])
         for n, w in enumerate(_WORDS[:6])
     ]
+    sizes = set()
     for _ in range(2):
         for a in papers:
             for b in papers[:3]:
                 _same_result(cl.verify(a, b), cl.Resolver([b]).resolve(a))
-                assert len(_verifykeys._TABLE) <= 3
+                sizes.add(len(_verifykeys._TABLE))
+                assert len(_verifykeys._SEEN) <= 3
+    assert max(sizes) == 3
 
 
 @given(data=st.data())
