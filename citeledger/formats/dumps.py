@@ -111,14 +111,15 @@ class DumpLimits:
 class DumpOptions(TypedDict, total=False):
     """The keyword options every dump reader takes (none required; see the module docs).
 
-    Keys:
-        progress: Called with the number of records read so far (``True``: a tqdm bar).
-        progress_every: Records between two progress calls (default 10,000).
-        max_record_bytes: Largest decompressed record / line (default 32 MiB).
-        max_bytes: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
-        max_ratio: Largest decompression ratio per file (default 200; None: off).
-        on_unreadable: Called with each record that cannot be read (what that is, each reader
-            says), and reading goes on; None raises a ParseError instead.
+    The keys:
+
+    * ``progress``: Called with the number of records read so far (``True``: a tqdm bar).
+    * ``progress_every``: Records between two progress calls (default 10,000).
+    * ``max_record_bytes``: Largest decompressed record / line (default 32 MiB).
+    * ``max_bytes``: Most decompressed bytes in this call (default 256 GiB; None: unbounded).
+    * ``max_ratio``: Largest decompression ratio per file (default 200; None: off).
+    * ``on_unreadable``: Called with each record that cannot be read (what that is, each reader
+      says), and reading goes on; None raises a ParseError instead.
 
     .. versionadded:: 0.2.0
        The options each reader took as keywords before, stated once.

@@ -231,15 +231,16 @@ class EdgeOptions(TypedDict, total=False):
     Each adapter documents them among its own arguments and gives its own ``min_interval``
     default; none is required.
 
-    Keys:
-        base_url: Replaces the service root.
-        api_key: The service's secret (API key, token), never shown.
-        transport: Send through this transport (then ``session``, ``policy`` and
-            ``min_interval`` are not used).
-        session: A :class:`requests.Session` (or ``requests_cache.CachedSession``) for the
-            default transport.
-        policy: Retry policy of the default transport.
-        min_interval: Seconds between requests of the default transport.
+    The keys:
+
+    * ``base_url``: Replaces the service root.
+    * ``api_key``: The service's secret (API key, token), never shown.
+    * ``transport``: Send through this transport (then ``session``, ``policy`` and
+      ``min_interval`` are not used).
+    * ``session``: A :class:`requests.Session` (or ``requests_cache.CachedSession``) for the
+      default transport.
+    * ``policy``: Retry policy of the default transport.
+    * ``min_interval``: Seconds between requests of the default transport.
     """
 
     base_url: str | None
