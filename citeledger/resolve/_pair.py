@@ -13,6 +13,7 @@ result as ``Resolver([paper]).resolve(ref)``.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from rapidfuzz import fuzz
@@ -42,7 +43,7 @@ from citeledger.resolve.catalog import locator_key
 from citeledger.resolve.scoring import ReferenceFeatures, TitlePart, compare, title_part
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from citeledger.identifiers import Identifier
     from citeledger.resolve._config import ResolverConfig
@@ -183,7 +184,10 @@ def pair_route(
         if fails_whatever_fields(cfg, feats, parts, one.paper):
             # Unresolved whatever the other fields say, with a score of 0: they are compared
             # only if the evidence or the reason is read.
-            best = _LaterScored(cfg, feats, one, title=title, sim=sim, parts=parts)
+            best = _LaterScored(
+                one.paper,
+                partial(_compared, cfg, feats, one, title=title, sim=sim, parts=parts),
+            )
             return _unresolved(cfg, feats, ref, cited, best)
         best = _compared(cfg, feats, one, title=title, sim=sim, parts=parts)
         # Whether it fails is all the decision needs; the failures are listed when the reason
@@ -211,28 +215,19 @@ class _LaterScored:
     fields is read only by the result's evidence and reason, which are rendered when read.
     """
 
-    __slots__ = ("args", "made", "paper")
+    __slots__ = ("compare", "made", "paper")
 
-    def __init__(
-        self,
-        cfg: ResolverConfig,
-        feats: ReferenceFeatures,
-        one: _OnePaper,
-        *,
-        title: str,
-        sim: float,
-        parts: TitlePart,
-    ) -> None:
-        self.paper = one.paper
-        self.args = (cfg, feats, one, title, sim, parts)
+    def __init__(self, paper: Paper, compare: Callable[[], _Scored]) -> None:
+        self.paper = paper
+        #: :func:`_compared` with its arguments bound.
+        self.compare = compare
         self.made: _Scored | None = None
 
     def get(self) -> _Scored:
         """The candidate compared (once)."""
         made = self.made
         if made is None:
-            cfg, feats, one, title, sim, parts = self.args
-            made = self.made = _compared(cfg, feats, one, title=title, sim=sim, parts=parts)
+            made = self.made = self.compare()
         return made
 
 

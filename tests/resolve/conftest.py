@@ -19,6 +19,17 @@ UNRESOLVED = ResolutionState.UNRESOLVED
 MISMATCH = ResolutionState.METADATA_MISMATCH
 
 
+#: A real record (Choudhary et al., Phys. Rev. A 76, 052305, 2007) several tests resolve against.
+CLONING = cl.Paper(
+    title="Local cloning of entangled qubits",
+    authors=["Sujit K. Choudhary", "Samir Kunkri", "Ramij Rahaman", "Anirban Roy"],
+    year=2007,
+    venue="Physical Review A",
+    volume="76",
+    identifiers=["10.1103/physreva.76.052305"],
+)
+
+
 def title_sim(a: str, b: str) -> float:
     """The title similarity of two raw titles (normalised as the resolver normalises them)."""
     return title_similarity(normalize_title(a), normalize_title(b))

@@ -26,7 +26,7 @@ from citeledger.resolve.normalize import normalize_title, strip_accents
 from citeledger.resolve.scoring import ReferenceFeatures, compare, title_similarity
 from tests import _data
 from tests.conftest import SOURCES, requires_shared
-from tests.resolve.conftest import cite, resolved, review_column_issues
+from tests.resolve.conftest import CLONING, cite, resolved, review_column_issues
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -136,14 +136,6 @@ ZERO = cl.Paper(
     year=2021,
     venue="SC21",
     identifiers=["arXiv:2104.07857v1"],
-)
-CLONING = cl.Paper(
-    title="Local cloning of entangled qubits",
-    authors=["Sujit K. Choudhary", "Samir Kunkri", "Ramij Rahaman", "Anirban Roy"],
-    year=2007,
-    venue="Physical Review A",
-    volume="76",
-    identifiers=["10.1103/physreva.76.052305"],
 )
 KNUTH = cl.Paper(
     title="The art of computer programming, volume 1: fundamental algorithms",

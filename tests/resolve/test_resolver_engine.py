@@ -37,6 +37,7 @@ from citeledger.resolve.scoring import (
     without_session_label,
     year_agreement,
 )
+from tests.resolve.conftest import CLONING
 
 _WORDS = (  # noqa: SIM905 - a word list reads better as text
     "neural quantum protein graph memory stochastic retrieval genome lattice entropy photon "
@@ -624,12 +625,7 @@ def test_verify_compares_the_other_fields_of_a_failed_candidate_when_read() -> N
     from citeledger.resolve._pair import _LaterScored  # noqa: PLC0415
     from citeledger.resolve._results import _EVIDENCE_SLOT  # noqa: PLC0415
 
-    paper = cl.Paper(
-        title="Local cloning of entangled qubits",
-        authors=["Sujit K. Choudhary"],
-        year=2007,
-        venue="Physical Review A",
-    )
+    paper = attrs.evolve(CLONING, identifiers=())  # found by its fields, not its DOI
     for other in (
         attrs.evolve(paper, year=2015),
         attrs.evolve(paper, title="Local cloning of entangled mixed states by telecloning"),
