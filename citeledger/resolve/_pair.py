@@ -113,7 +113,7 @@ class _OnePaper:
     def scored(self, feats: ReferenceFeatures) -> list[tuple[float, Paper, str]]:
         """``(title similarity, paper, its normalised title)`` if the paper is a candidate."""
         title = feats.title
-        theirs = self.memo.title(self.paper)  # normalize_title(self.paper.title)
+        theirs = self.memo.title(self.paper)  # the paper's normalised title, made once
         if not title or not theirs:
             return []
         if title == theirs:

@@ -108,9 +108,8 @@ class PyTitleTable:
         ids = candidate_ids(lists, mode)
         if not ids:
             return []
-        # only the few hits kept are sorted (ties by id)
         scored = scored_ids(self._titles, query, list(ids), limit, cutoff, window)
-        scored.sort(key=_best_first)
+        scored.sort(key=_best_first)  # only the few hits kept are sorted (ties by id)
         return scored
 
 

@@ -38,9 +38,8 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from attrs import frozen
 from rapidfuzz import fuzz
 
 from citeledger.errors import NotFoundError
@@ -66,7 +65,7 @@ from citeledger.sources._protocols import CORE, PAGE_HOOKS
 
 if TYPE_CHECKING:
     import datetime as dt
-    from collections.abc import Callable, Iterator, Mapping
+    from collections.abc import Iterator, Mapping
 
 __all__ = ["DEMO", "ZERO", "ZERO_INFINITY", "SampleSource"]
 
@@ -94,30 +93,13 @@ def _paper(data: Mapping[str, Any], *, source: str | None = None) -> Paper:
     return Paper(**data, source=source)
 
 
-_V = TypeVar("_V")
-
-
-@frozen
-class _StoredPage(Generic[_V]):
-    """How a stored page value is read back: ``value(source=, observed=, rows=, optional...)``.
-
-    Args:
-        key: The work entry's key the value is stored under.
-        value: The page value's class.
-        rows: Its field stored as a list of JSON arrays (each read as a tuple).
-        optional: Its fields the stored object may leave out (None then).
-    """
-
-    key: str
-    value: Callable[..., _V]
-    rows: str
-    optional: tuple[str, ...]
-
-
-_CITED_BY_YEAR = _StoredPage("cited_by_year", CitedByYear, "counts", ("through",))
-_AREA_PROFILE = _StoredPage(
-    "area_profile", AreaProfile, "citing", ("own_placement", "placement_method")
-)
+def _page_fields(raw: Mapping[str, Any], rows: str) -> dict[str, Any]:
+    """A stored page value's source, date and ``rows`` field (JSON arrays read as tuples)."""
+    return {
+        "source": raw["source"],
+        "observed": raw["observed"],
+        rows: [tuple(r) for r in raw[rows]],
+    }
 
 
 def _reference(data: Mapping[str, Any]) -> Reference:
@@ -173,21 +155,6 @@ class SampleSource:
         """The work's stored ``key`` (``events``, ``area_profile``, ...); None where absent."""
         entry = self._entry(identifier)
         return None if entry is None else entry.get(key)
-
-    def _stored_page(
-        self, identifier: Identifier | str, page: _StoredPage[_V], **given: object
-    ) -> _V | None:
-        """The work's stored page value read as ``page`` says, with ``given``; None where absent."""
-        raw = self._stored(identifier, page.key)
-        if raw is None:
-            return None
-        return page.value(
-            source=raw["source"],
-            observed=raw["observed"],
-            **{page.rows: [tuple(r) for r in raw[page.rows]]},
-            **{name: raw.get(name) for name in page.optional},
-            **given,
-        )
 
     def _require(self, identifier: Identifier | str, what: str) -> Mapping[str, Any]:
         entry = self._entry(identifier)
@@ -326,11 +293,25 @@ class SampleSource:
 
     def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
         """Citing papers per year as the sample's source counted them, if stored."""
-        return self._stored_page(identifier, _CITED_BY_YEAR, subject=as_identifier(identifier))
+        raw = self._stored(identifier, "cited_by_year")
+        if raw is None:
+            return None
+        return CitedByYear(
+            **_page_fields(raw, "counts"),
+            through=raw.get("through"),
+            subject=as_identifier(identifier),
+        )
 
     def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
         """The stored area profile, if any."""
-        return self._stored_page(identifier, _AREA_PROFILE)
+        raw = self._stored(identifier, "area_profile")
+        if raw is None:
+            return None
+        return AreaProfile(
+            **_page_fields(raw, "citing"),
+            own_placement=raw.get("own_placement"),
+            placement_method=raw.get("placement_method"),
+        )
 
     def citing_counts(self, identifier: Identifier | str) -> dict[str, Measurement]:
         """Each citing paper's own citation count, keyed by the citing paper's work key."""
