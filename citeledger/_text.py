@@ -68,6 +68,17 @@ _INLINE_TAG_RE: Final = re.compile(
 _TAG_RE: Final = re.compile(r"</?[A-Za-z][A-Za-z0-9:_-]*(?:\s[^<>]*)?/?>")
 _NON_WORD_RE: Final = re.compile(r"[\W_]+")
 
+# normalize_text of ASCII text without markup ("<") or entities ("&"), as a byte table: letters
+# lower-cased (ASCII casefold), every other character but a digit a space. For such text
+# strip_accents is the identity and ``[\W_]+`` matches exactly the runs of ASCII characters
+# that are not letters or digits, so splitting the translated text gives the same words (a
+# Hypothesis test checks it). ``bytes.translate`` takes no lookups: several times faster than the
+# pattern or ``str.translate``. (Bytes 128-255 never occur in ASCII text; they map to
+# themselves.)
+_ASCII_FOLD_BYTES: Final = bytes(
+    ord(chr(c).lower()) if chr(c).isalnum() else ord(" ") for c in range(128)
+) + bytes(range(128, 256))
+
 
 def strip_accents(text: str) -> str:
     """Remove diacritics and fold special Latin letters (ß, æ, ø, ł, ...) to ASCII look-alikes.
@@ -94,6 +105,8 @@ def normalize_text(text: str) -> str:
     """
     if "<" in text:
         text = _TAG_RE.sub(" ", _INLINE_TAG_RE.sub("", text))
+    elif text.isascii() and "&" not in text:
+        return " ".join(text.encode().translate(_ASCII_FOLD_BYTES).decode().split())
     if "&" in text:
         text = html.unescape(text)
     text = strip_accents(text).casefold()

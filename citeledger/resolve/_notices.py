@@ -53,6 +53,34 @@ _REVIEW_RE: Final = re.compile(
 )
 
 
+# What ASCII text must start with (case-folded, after its leading non-word characters) for
+# _NOTICE_RE to match: the first word of each of its alternatives, or a prefix of it.
+_NOTICE_STARTS: Final = (
+    "author",
+    "publisher",
+    "correction",
+    "errat",
+    "corrigend",
+    "addend",
+    "notice",
+    "retraction",
+    "editorial",
+    "expression",
+    "replication",
+    "data",
+    "supplement",
+    "supporting",
+    "comment",
+    "repl",
+    "the",
+    "response",
+)
+# The ASCII characters ``\W`` matches.
+_ASCII_NON_WORD: Final = "".join(
+    chr(c) for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")
+)
+
+
 @lru_cache(maxsize=1 << 16)
 def notice_kind(title: str | None) -> str | None:
     """The kind of notice a title names ("correction", "retraction", ...), or None for a work.
@@ -78,6 +106,14 @@ def notice_kind(title: str | None) -> str | None:
     """
     if not title:
         return None
+    if title.isascii():
+        # Most titles are no notice: for ASCII text two substring tests rule the patterns out
+        # (a test checks the result against the patterns alone).
+        low = title.lower()
+        if not low.lstrip(_ASCII_NON_WORD).startswith(_NOTICE_STARTS):
+            if "review" not in low and "by" not in low:
+                return None
+            return "review" if _REVIEW_RE.search(title) else None
     m = _NOTICE_RE.match(title)
     if m is None:
         return "review" if _REVIEW_RE.search(title) else None

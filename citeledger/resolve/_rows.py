@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import attrs
 
+from citeledger import _text
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, work_key
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
@@ -54,20 +55,8 @@ _VENUE_CACHE_SIZE: Final = 200_000
 _NO_AUTHORS: Final[tuple[Any, ...]] = ()
 
 
-# normalize_text of an ASCII title without markup ("<") or entities ("&"): letters lower-cased
-# (ASCII casefold), every other character but a digit a space, words joined by one space. For
-# such text strip_accents is the identity and ``[\W_]+`` matches exactly the runs of ASCII
-# characters that are not letters or digits, so the two agree (a Hypothesis test checks it).
-# Every ASCII character is in the table (a character missing from it costs str.translate a
-# KeyError per distinct character and call).
-_ASCII_FOLD: Final = str.maketrans(
-    {chr(c): (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
-)
-
-
-# The same table for the title's bytes (bytes.translate takes a 256-byte table and no lookups:
-# several times faster than str.translate with a mapping).
-_ASCII_FOLD_BYTES: Final = bytes(ord(_ASCII_FOLD[c]) for c in range(128)) + bytes(range(128, 256))
+# The fold normalize_text applies to an ASCII title without markup or entities (a byte table).
+_ASCII_FOLD_BYTES: Final = _text._ASCII_FOLD_BYTES  # noqa: SLF001 - one table, shared
 
 
 # title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are

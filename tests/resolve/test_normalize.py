@@ -61,3 +61,22 @@ def test_normalize_text_is_idempotent_and_form_invariant(text: str) -> None:
             unicodedata.normalize("NFC", text)
         )
     assert normalize_text(text.upper()) == normalize_text(text.upper().lower())
+
+
+def _pattern_normalized(text: str) -> str:
+    # normalize_text's general path, which its ASCII fast path must equal.
+    from citeledger._text import _NON_WORD_RE  # noqa: PLC0415 - the general path's pattern
+
+    return " ".join(_NON_WORD_RE.sub(" ", strip_accents(text).casefold()).split())
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_normalize_text_ascii_fast_path_is_the_pattern(text: str) -> None:
+    # ASCII text without markup or entities takes a byte table, not the pattern: the same words.
+    if "<" not in text and "&" not in text:
+        assert normalize_text.__wrapped__(text) == _pattern_normalized(text)
+
+
+def test_normalize_text_ascii_fast_path_examples() -> None:
+    for text in ("Deep_Residual  Learning\t(ResNet) 2016!", "a-b c.d", "", "   ", "__x__", "ÉA b"):
+        assert normalize_text.__wrapped__(text) == _pattern_normalized(text)

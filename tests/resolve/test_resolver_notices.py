@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import citeledger as cl
 from citeledger.model import ResolutionState
@@ -123,3 +125,72 @@ def test_fuzzycat_book_review_is_not_the_book() -> None:
     res = cl.verify(review, book)
     assert res.state is ResolutionState.UNRESOLVED
     assert "review notice" in res.reason
+
+
+def _by_patterns(title: str) -> str | None:
+    # notice_kind from its two patterns alone (no substring tests first).
+    from citeledger.resolve._notices import _NOTICE_RE, _REVIEW_RE  # noqa: PLC0415
+
+    m = _NOTICE_RE.match(title)
+    if m is None:
+        return "review" if _REVIEW_RE.search(title) else None
+    return next(name for name, value in m.groupdict().items() if value)
+
+
+_NOTICE_WORDS = st.sampled_from(
+    [
+        *("Erratum", "errata", "Corrigendum", "corrigenda", "Addendum", "addenda"),
+        *("Correction", "correction", "Author's", "authors", "Publisher's", "Notice", "of"),
+        *("Retraction", "retraction", "Note", "notice", "statement", "Editorial", "Expression"),
+        *("concern", "Replication", "Data", "data", "from", "for", "Supplementary"),
+        *("supplemental", "Supporting", "material", "information", "files", "figure", "tables"),
+        *("Comments", "comment", "on", "to", "Reply", "replies", "The", "the", "Response"),
+        *("letter", "critique", "By", "by", "Staib", "Pp.", "pp", "xii", "336", "336.", "1969"),
+        *("Book", "Reviews", "Reviewed", "Work(s)", "review", ":", "-", "(", ")", ",", "."),
+        *("'", "_", "2"),
+    ]
+)
+
+
+# One title per alternative of the patterns (each starts another way).
+_EACH_ALTERNATIVE = [
+    "Author's correction to: A study",
+    "Publisher correction: A study",
+    "Correction: A study",
+    "Erratum A study",
+    "Corrigenda to a study",
+    "Addendum: A study",
+    "Notice of Retraction: A study",
+    "Retraction Note: A study",
+    "Editorial Expression of Concern: A study",
+    "Replication data for: A study",
+    "Data from: A study",
+    "Supplementary material for A study",
+    "Supporting information to a study",
+    "Comments on a study",
+    "Reply to a study",
+    "Replies to a study",
+    "The authors reply",
+    "Authors' reply",
+    "Response to the comments on a study",
+    "Book reviews: A study",
+    "Reviewed Work(s): A study",
+    "Review of: A study",
+    "Linear Algebra. By John H. Staib. Pp. xii, 336. 1969.",
+    "... (Correction: A study",
+]
+
+
+@pytest.mark.parametrize("title", _EACH_ALTERNATIVE)
+def test_notice_kind_each_alternative_passes_the_substring_tests(title: str) -> None:
+    assert notice_kind.__wrapped__(title) == _by_patterns(title) is not None
+
+
+@given(
+    st.lists(_NOTICE_WORDS, max_size=8).map(" ".join)
+    | st.tuples(st.sampled_from(_EACH_ALTERNATIVE), st.integers(0, 60)).map(lambda t: t[0][: t[1]])
+    | st.text(alphabet=st.characters(max_codepoint=127), max_size=40)
+)
+def test_notice_kind_substring_tests_change_nothing(title: str) -> None:
+    # ASCII titles are ruled out by substring tests before the patterns run: the same kinds.
+    assert notice_kind.__wrapped__(title) == _by_patterns(title)
