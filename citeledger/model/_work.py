@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt  # noqa: TC003 - cattrs resolves the field annotations at run time
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, cast
 
 import attrs
@@ -175,11 +176,27 @@ def _authors(
     if type(values) is tuple and all(type(v) is Author for v in values):
         # Fast path (the parser passes a tuple of Authors): nothing to convert or drop.
         return cast("tuple[Author, ...]", values)
-    return tuple(
-        _author(v)
-        for v in _iterable(values, "authors")
-        if not (isinstance(v, str) and is_et_al_only(v))
-    )
+    out: list[Author] = []
+    for v in _iterable(values, "authors"):
+        if type(v) is str:
+            author = _named(v)
+            if author is not None:
+                out.append(author)
+        elif not (isinstance(v, str) and is_et_al_only(v)):
+            out.append(_author(v))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _named(text: str) -> Author | None:
+    """An author name string in a list as :func:`_authors` converts it: None for "et al.".
+
+    Cached on the string: names recur across a catalog ("J. Smith"), and an :class:`Author` is
+    immutable, so papers naming one person the same way share one object (parsed once, kept
+    once, and nothing new for the garbage collector to walk). Only ``str`` itself is cached (a
+    subclass takes the uncached path).
+    """
+    return None if is_et_al_only(text) else Author.from_string(text)
 
 
 # --------------------------------------------------------------------------- works

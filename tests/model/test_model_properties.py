@@ -146,3 +146,34 @@ def test_author_from_string_equals_the_converted_parts(name: str) -> None:
     got = Author.from_string(name)
     assert got == want
     assert attrs.astuple(got) == attrs.astuple(want)
+
+
+class _Name(str):
+    """A str subclass: converted without the cache of name strings."""
+
+    __slots__ = ()
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["Smith J", "J. Smith", "Smith, John", "et al.", "and others", "  ", "Ó Brien"]
+        )
+        | st.text(max_size=20),
+        max_size=6,
+    )
+)
+def test_author_name_lists_are_converted_as_one_by_one_and_shared(names: list[str]) -> None:
+    # A list of name strings: each name as Author.from_string reads it, "et al." and blanks
+    # dropped; the same name gives the same (immutable) Author object in every paper.
+    from citeledger.refparse import is_et_al_only  # noqa: PLC0415
+
+    expected = tuple(cl.Author.from_string(n) for n in names if not is_et_al_only(n))
+    first = cl.Paper(authors=names).authors
+    again = cl.Paper(authors=list(names)).authors
+    assert first == expected
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    # A str subclass is converted without the cache: equal values, new objects.
+    sub = cl.Paper(authors=[_Name(n) for n in names]).authors
+    assert sub == expected
+    assert all(a is not b for a, b in zip(first, sub, strict=True))
