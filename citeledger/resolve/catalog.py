@@ -38,6 +38,7 @@ from citeledger.model import Paper, _convert
 from citeledger.model._convert import _opt_str, _year
 from citeledger.model._work import _title, first_page_of
 from citeledger.resolve import _rows
+from citeledger.resolve._gc import paused_collector
 from citeledger.resolve._rows import (
     _ASCII_DROP,
     _NO_AUTHORS,
@@ -227,11 +228,15 @@ class Catalog:
                 f"catalog item {pid}: expected a Paper, got {type(paper).__name__}: "
                 f"{_shown_repr(paper)}"
             )
+        return self._add(pid, paper, None)
+
+    def _add(self, pid: int, paper: Paper, titles: PyTitleIndex | None) -> int:
+        # add(paper) once checked; ``titles``: the title index of a bulk load (extend).
         self._papers.append(paper)
         self._years.append(paper.year or 0)
         if self._rows is not None:
             self._rows.pad(pid + 1)
-        self._index_paper(pid, paper)
+        self._index_paper(pid, paper, titles)
         return pid
 
     def add_record(self, record: Mapping[str, Any]) -> int:
@@ -497,7 +502,7 @@ class Catalog:
                 gc.enable()
         return catalog
 
-    def _index_paper(self, pid: int, paper: Paper) -> None:
+    def _index_paper(self, pid: int, paper: Paper, titles: PyTitleIndex | None = None) -> None:
         self._index_fields(
             pid,
             paper.title,
@@ -505,6 +510,7 @@ class Catalog:
             [work_key(r.identifier) for r in paper.related],
             paper.volume,
             paper.pages,
+            titles,
         )
 
     def _index_fields(  # noqa: PLR0917 - the fields the indexes read
@@ -515,15 +521,24 @@ class Catalog:
         related: Iterable[str],
         volume: str | None,
         pages: str | None,
+        titles: PyTitleIndex | None = None,
     ) -> None:
-        """Index paper ``pid`` by its converted title, work keys, relations' keys and locator."""
-        if title:
+        """Index paper ``pid`` by its converted title, work keys, relations' keys and locator.
+
+        ``titles``: the title index of a bulk load, which indexes the common title itself.
+        """
+        tokens: Iterable[str] = ()
+        if titles is not None and titles.add(title, pid):
+            pass
+        elif title:
             words, tokens = _title_words(title)
             self._normalized.append(" ".join(words))
             words.sort()
             self._titles.append(" ".join(words))
+            if titles is not None:
+                titles.add_tokens(tokens, pid)
+                tokens = ()
         else:
-            tokens = set()
             self._normalized.append("")
             self._titles.append("")
         for key in keys:
@@ -552,9 +567,23 @@ class Catalog:
                 f"a catalog is built from papers (any iterable of Paper), not a "
                 f"{type(given).__name__}"
             )
-        add = self.add
-        for paper in papers:
-            add(paper)
+        # A bulk load: the common titles are indexed by the compiled title index (its posting
+        # lists merged into the catalog's when the load ends, however it ends), and the
+        # collector is paused as for a batch (the caller's papers are not walked again and
+        # again; the youngest generation is still collected every few thousand papers).
+        add, papers_held = self._add, self._papers
+        titles = _rows.TitleIndex(
+            self._normalized, self._titles.append, self._postings, _ASCII_DROP
+        )
+        with paused_collector(freeze=True) as tick:
+            try:
+                for paper in papers:
+                    if not isinstance(paper, Paper):
+                        self.add(paper)  # refuses it, naming the item
+                    add(len(papers_held), paper, titles)
+                    tick()
+            finally:
+                titles.finish()
 
     # ----------------------------------------------------------------------------- access
 

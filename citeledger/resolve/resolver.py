@@ -52,10 +52,10 @@ from citeledger.resolve._batch import (
     _contained,
     _progress,
     _resolvable,
-    paused_collector,
     resolve_in_processes,
 )
 from citeledger.resolve._config import ResolverConfig
+from citeledger.resolve._gc import paused_collector
 from citeledger.resolve._pair import _OnePaper, pair_route
 from citeledger.resolve._results import (
     _exact_verified,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import pickle
+import unittest.mock
 from collections.abc import Iterator
 
 import pytest
@@ -306,6 +308,46 @@ def _records(draw: st.DrawFn) -> dict[str, object]:
 
 def _light(record: dict[str, object]) -> cl.Paper:
     return cl.Paper(**{k: v for k, v in record.items() if k != "authors"})  # type: ignore[arg-type]
+
+
+def _papers_of(records: list[dict[str, object]]) -> list[cl.Paper]:
+    # The papers of the records Paper accepts.
+    papers = []
+    for record in records:
+        try:
+            papers.append(cl.Paper(**record))  # type: ignore[arg-type]
+        except (cl.ModelError, TypeError, ValueError):
+            continue
+    return papers
+
+
+@settings(max_examples=300, deadline=None)
+@given(records=st.lists(_records(), max_size=8), start=st.integers(0, 3))
+def test_extend_indexes_papers_as_add_does(records: list[dict[str, object]], start: int) -> None:
+    # A bulk load (Catalog(papers), extend) indexes the common titles with the title index of
+    # from_records, compiled or not; one paper at a time (add) takes the Python steps. The same
+    # catalog either way, also when extending a catalog that holds papers already.
+    papers = _papers_of(records)
+    one = cl.Catalog()
+    for paper in papers:
+        one.add(paper)
+    for index in {_rows.TitleIndex, _rows.PyTitleIndex}:
+        with unittest.mock.patch.object(_rows, "TitleIndex", index):
+            bulk = cl.Catalog(papers[:start])
+            bulk.extend(iter(papers[start:]))
+        _same_catalog(bulk, one)
+        assert gc.isenabled()
+
+
+def test_extend_refusing_an_item_keeps_the_papers_before_it_indexed() -> None:
+    papers = [cl.Paper(title=f"Study number {i} of graphs", year=2000 + i) for i in range(3)]
+    cat = cl.Catalog()
+    with pytest.raises(cl.ModelError, match="catalog item 2: expected a Paper, got str"):
+        cat.extend([*papers[:2], "not a paper", papers[2]])  # type: ignore[list-item]
+    assert gc.isenabled()
+    assert len(cat) == 2
+    assert list(cat._postings["graphs"]) == [0, 1]
+    assert cat.blocking_ids("study number 1 of graphs") == [0, 1]
 
 
 @settings(max_examples=300, deadline=None)

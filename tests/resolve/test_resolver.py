@@ -652,7 +652,7 @@ def test_resolving_makes_no_reference_cycles() -> None:
 def test_resolve_many_pauses_the_collector_only_during_the_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citeledger.resolve import _batch as module  # noqa: PLC0415
+    from citeledger.resolve import _gc as module  # noqa: PLC0415
 
     resolver = cl.Resolver(CATALOG)
     refs = _every_state() * 3
@@ -696,7 +696,7 @@ def test_a_long_batch_of_the_library_own_code_is_not_collected_and_keeps_results
 ) -> None:
     # A batch long enough to freeze the catalog, with no plug-in provider, makes no cycles:
     # nothing is collected during it, and what it keeps joins the oldest generation unwalked.
-    from citeledger.resolve import _batch as module  # noqa: PLC0415
+    from citeledger.resolve import _gc as module  # noqa: PLC0415
 
     monkeypatch.setattr(module, "_COLLECT_EVERY", 4)
     refs = _every_state() * 10
