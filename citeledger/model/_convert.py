@@ -130,7 +130,11 @@ def _text(value: object, what: str) -> str:
 def _opt_str(value: object) -> str | None:
     if value is None:
         return None
-    text = " ".join(_text(value, "text field").split())
+    if type(value) is str and value.isascii():
+        # (``_text`` returns such a value as it is: the common case, without the call)
+        text = " ".join(value.split())
+    else:
+        text = " ".join(_text(value, "text field").split())
     return text or None
 
 

@@ -470,8 +470,10 @@ class Reference:
             # The parser's names are whitespace-collapsed and stripped, as Author's converters
             # would leave them: build the values without running them again.
             authors=tuple(
-                Author._from_clean(a.family, a.given, a.raw)  # noqa: SLF001 - same module's fast path
-                for a in parsed.authors
+                [
+                    Author._from_clean(a.family, a.given, a.raw)  # noqa: SLF001 - same module's
+                    for a in parsed.authors
+                ]
             ),
             year=parsed.year,
             venue=parsed.venue,
