@@ -39,29 +39,14 @@ _BARRIER_TIMEOUT = 1800.0
 
 def _built(workload: Path) -> tuple[Any, list[Any]]:
     """The workload's resolver and references, built as ``speed.py run`` builds them."""
-    import citeledger as cl  # noqa: PLC0415 - the package of the checkout asked for
+    # (imported here, in the side's own process: the package of the checkout asked for)
+    from catalog_build import refs_of  # noqa: PLC0415 - benchmarks/, beside this script
+    from paper_build import build  # noqa: PLC0415
+
+    import citeledger as cl  # noqa: PLC0415
 
     data = json.loads(workload.read_text())
-    papers = [
-        cl.Paper(
-            title=p["title"],
-            authors=p["authors"],
-            year=p["year"],
-            venue=p["venue"],
-            identifiers=[cl.parse_identifier(p["doi"], scheme="doi")],
-        )
-        for p in data["papers"]
-    ]
-    refs = []
-    for r in data["refs"]:
-        if r["kind"] == "string":
-            refs.append(cl.Reference.from_string(r["raw"]))
-            continue
-        kw = {k: r[k] for k in ("title", "authors", "year") if r.get(k) is not None}
-        if r.get("doi"):
-            kw["identifiers"] = [cl.parse_identifier(r["doi"], scheme="doi")]
-        refs.append(cl.Reference(**kw))
-    return cl.Resolver(papers), refs
+    return cl.Resolver(build(data["papers"])), refs_of(data["refs"])
 
 
 def _result_line(res: Any) -> str:
