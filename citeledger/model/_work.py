@@ -471,7 +471,7 @@ class Reference:
             # would leave them: build the values without running them again.
             authors=tuple(
                 [
-                    Author._from_clean(a.family, a.given, a.raw)  # noqa: SLF001 - same module's
+                    Author._from_clean(a.family, a.given, a.raw)  # noqa: SLF001 - this module's
                     for a in parsed.authors
                 ]
             ),

@@ -106,15 +106,16 @@ def notice_kind(title: str | None) -> str | None:
     """
     if not title:
         return None
-    if title.isascii():
-        # Most titles are no notice: for ASCII text two substring tests rule the patterns out
-        # (a test checks the result against the patterns alone).
-        low = title.lower()
-        if not low.lstrip(_ASCII_NON_WORD).startswith(_NOTICE_STARTS):
-            if "review" not in low and "by" not in low:
-                return None
-            return "review" if _REVIEW_RE.search(title) else None
-    m = _NOTICE_RE.match(title)
+    # Most titles are no notice: for ASCII text, substring tests rule each pattern out before
+    # it runs (a test checks the result against the patterns alone).
+    low = title.lower() if title.isascii() else None
+    m = (
+        None
+        if low is not None and not low.lstrip(_ASCII_NON_WORD).startswith(_NOTICE_STARTS)
+        else _NOTICE_RE.match(title)
+    )
     if m is None:
+        if low is not None and "review" not in low and "by" not in low:
+            return None
         return "review" if _REVIEW_RE.search(title) else None
     return next(name for name, value in m.groupdict().items() if value)

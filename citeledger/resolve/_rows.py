@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import attrs
 
-from citeledger import _text
+from citeledger._text import ascii_words
 from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, work_key
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
@@ -53,10 +53,6 @@ _VENUE_CACHE_SIZE: Final = 200_000
 
 
 _NO_AUTHORS: Final[tuple[Any, ...]] = ()
-
-
-# The fold normalize_text applies to an ASCII title without markup or entities (a byte table).
-_ASCII_FOLD_BYTES: Final = _text._ASCII_FOLD_BYTES  # noqa: SLF001 - one table, shared
 
 
 # title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are
@@ -115,8 +111,8 @@ def _same(value: object, convert: Callable[[object], str | None]) -> str | None:
 
 def _title_words(title: str) -> tuple[list[str], set[str]]:
     """The words of ``normalize_text(title)`` and the set of its ``title_tokens``."""
-    if title.isascii() and "<" not in title and "&" not in title:
-        words = title.encode().translate(_ASCII_FOLD_BYTES).decode().split()
+    words = ascii_words(title)
+    if words is not None:
         # (``difference`` walks the words; ``-=`` would walk the stopwords.)
         return words, set(words).difference(_ASCII_DROP)
     normalized = _normalize_once(title)
@@ -188,9 +184,9 @@ class PyTitleIndex:
             self._normalized("")
             self._titles("")
             return True
-        if type(title) is not str or not title.isascii() or "<" in title or "&" in title:
+        words = ascii_words(title) if type(title) is str else None
+        if words is None:
             return False
-        words = title.encode().translate(_ASCII_FOLD_BYTES).decode().split()
         self._normalized(" ".join(words))
         words.sort()
         self._titles(" ".join(words))

@@ -222,16 +222,16 @@ class Catalog:
             ModelError: ``paper`` is not a :class:`~citeledger.model.Paper` (the message says
                 which item of the stream it was).
         """
+        return self._add(paper, None)
+
+    def _add(self, paper: Paper, titles: PyTitleIndex | None) -> int:
+        # add(paper); ``titles``: the title index of a bulk load (extend), if any.
         pid = len(self._papers)
         if not isinstance(paper, Paper):
             raise ModelError(
                 f"catalog item {pid}: expected a Paper, got {type(paper).__name__}: "
                 f"{_shown_repr(paper)}"
             )
-        return self._add(pid, paper, None)
-
-    def _add(self, pid: int, paper: Paper, titles: PyTitleIndex | None) -> int:
-        # add(paper) once checked; ``titles``: the title index of a bulk load (extend).
         self._papers.append(paper)
         self._years.append(paper.year or 0)
         if self._rows is not None:
@@ -529,7 +529,7 @@ class Catalog:
         """
         tokens: Iterable[str] = ()
         if titles is not None and titles.add(title, pid):
-            pass
+            pass  # the bulk load's index took it
         elif title:
             words, tokens = _title_words(title)
             self._normalized.append(" ".join(words))
@@ -571,16 +571,14 @@ class Catalog:
         # lists merged into the catalog's when the load ends, however it ends), and the
         # collector is paused as for a batch (the caller's papers are not walked again and
         # again; the youngest generation is still collected every few thousand papers).
-        add, papers_held = self._add, self._papers
+        add = self._add
         titles = _rows.TitleIndex(
             self._normalized, self._titles.append, self._postings, _ASCII_DROP
         )
         with paused_collector(freeze=True) as tick:
             try:
                 for paper in papers:
-                    if not isinstance(paper, Paper):
-                        self.add(paper)  # refuses it, naming the item
-                    add(len(papers_held), paper, titles)
+                    add(paper, titles)
                     tick()
             finally:
                 titles.finish()
