@@ -188,18 +188,15 @@ def test_verified_exact_via_related_version() -> None:
     assert "related version" in res.reason
 
 
-def test_metadata_mismatch_names_fields(resolver: cl.Resolver) -> None:
+def test_metadata_mismatch_names_fields() -> None:
     ref = cl.Reference(
         title="A survey of protein folding with recurrent networks",
         year=1990,
         identifiers=["10.1103/PhysRevA.76.052305"],
     )
-    res = resolver.resolve(ref)
-    assert res.state is ResolutionState.METADATA_MISMATCH
+    res = resolved(CATALOG, ref, ResolutionState.METADATA_MISMATCH, "title", "year")
     assert res.target is CLONING
     assert res.method is Method.DOI
-    assert "title" in res.reason
-    assert "year" in res.reason
     title = res.evidence_for("title")
     assert title is not None
     assert title.agreement is Agreement.DISAGREE
@@ -851,10 +848,16 @@ def _queries(draw: st.DrawFn, papers: list[cl.Paper]) -> list[cl.Reference]:
     return refs
 
 
+@st.composite
+def _lookalike_cases(draw: st.DrawFn) -> tuple[list[cl.Paper], list[cl.Reference]]:
+    """A catalog with look-alikes and the queries against it."""
+    papers = draw(_lookalike_catalogs())
+    return papers, draw(_queries(papers))
+
+
 @given(st.data())
 def test_insertion_order_never_changes_a_result(data: st.DataObject) -> None:
-    papers = data.draw(_lookalike_catalogs())
-    refs = data.draw(_queries(papers))
+    papers, refs = data.draw(_lookalike_cases())
     shuffled = data.draw(st.permutations(papers))
     a, b = cl.Resolver(papers), cl.Resolver(shuffled)
     for ref in refs:
@@ -863,8 +866,7 @@ def test_insertion_order_never_changes_a_result(data: st.DataObject) -> None:
 
 @given(st.data())
 def test_raising_a_threshold_never_adds_a_verified_match(data: st.DataObject) -> None:
-    papers = data.draw(_lookalike_catalogs())
-    refs = data.draw(_queries(papers))
+    papers, refs = data.draw(_lookalike_cases())
     name = data.draw(st.sampled_from(cl.ResolverConfig.THRESHOLDS))
     base_cfg = cl.ResolverConfig(
         min_title_similarity=data.draw(st.floats(60, 100)),
@@ -891,8 +893,7 @@ def test_raising_a_threshold_never_adds_a_verified_match(data: st.DataObject) ->
 @settings(max_examples=5)
 @given(st.data())
 def test_resolve_many_equals_resolve(data: st.DataObject) -> None:
-    papers = data.draw(_lookalike_catalogs())
-    refs = data.draw(_queries(papers))
+    papers, refs = data.draw(_lookalike_cases())
     resolver = cl.Resolver(papers)
     expected = [resolver.resolve(r) for r in refs]
     assert resolver.resolve_many(refs, workers=1) == expected
@@ -953,27 +954,52 @@ def test_series_title_needs_year_and_volume_or_page() -> None:
     assert pair.resolve(ref).target is issues[1]
 
 
-def test_versioned_and_preprint_dois_are_not_conflicting_identifiers() -> None:
-    v1 = cl.Paper(
-        title="Beyond health system contact: measuring quality of childbirth care",
-        authors=["Hagos Godefay"],
-        year=2020,
-        identifiers=["10.21203/rs.2.18406/v1"],
-    )
-    v2 = replace(v1, identifiers=["10.21203/rs.2.18406/v2"])
-    res = cl.verify(v1, v2)
-    assert res.state is ResolutionState.VERIFIED_EXACT
-    assert "another version of the DOI" in res.reason
-    ssrn = cl.Paper(
-        title="Bankruptcy law and bank financing",
-        authors=["Giacomo Rodano"],
-        year=2016,
-        identifiers=["10.2139/ssrn.2645730"],
-    )
-    journal = replace(ssrn, identifiers=["10.1016/j.jfineco.2016.01.016"])
-    assert cl.verify(ssrn, journal).state is ResolutionState.VERIFIED_FUZZY
-    # Two publisher DOIs still need the extra corroborating field.
-    other = replace(ssrn, identifiers=["10.1000/other.1"], authors=())
+#: A Research Square preprint (versioned DOIs) and an SSRN working paper (a preprint DOI).
+_GODEFAY = cl.Paper(
+    title="Beyond health system contact: measuring quality of childbirth care",
+    authors=["Hagos Godefay"],
+    year=2020,
+    identifiers=["10.21203/rs.2.18406/v1"],
+)
+_RODANO = cl.Paper(
+    title="Bankruptcy law and bank financing",
+    authors=["Giacomo Rodano"],
+    year=2016,
+    identifiers=["10.2139/ssrn.2645730"],
+)
+
+
+@pytest.mark.parametrize(
+    ("paper", "doi", "state", "reason"),
+    [
+        pytest.param(
+            _GODEFAY,
+            "10.21203/rs.2.18406/v2",
+            ResolutionState.VERIFIED_EXACT,
+            "another version of the DOI",
+            id="versioned",
+        ),
+        pytest.param(
+            _RODANO,
+            "10.1016/j.jfineco.2016.01.016",
+            ResolutionState.VERIFIED_FUZZY,
+            None,
+            id="preprint",
+        ),
+    ],
+)
+def test_versioned_and_preprint_dois_are_not_conflicting_identifiers(
+    paper: cl.Paper, doi: str, state: ResolutionState, reason: str | None
+) -> None:
+    res = cl.verify(paper, replace(paper, identifiers=[doi]))
+    assert res.state is state
+    if reason is not None:
+        assert reason in res.reason
+
+
+def test_two_publisher_dois_still_need_the_extra_corroborating_field() -> None:
+    journal = replace(_RODANO, identifiers=["10.1016/j.jfineco.2016.01.016"])
+    other = replace(_RODANO, identifiers=["10.1000/other.1"], authors=())
     assert not cl.verify(replace(journal, authors=()), other).verified
 
 
@@ -1018,8 +1044,7 @@ def test_trusted_construction_equals_the_validating_constructors(data: st.DataOb
     # The resolver builds Resolution and Evidence values without re-running their converters
     # (the values are already typed); rebuilding them through the public constructors must give
     # equal values of the same types.
-    papers = data.draw(_lookalike_catalogs())
-    refs = data.draw(_queries(papers))
+    papers, refs = data.draw(_lookalike_cases())
     resolver = cl.Resolver(papers)
     for ref in refs:
         res = resolver.resolve(ref)

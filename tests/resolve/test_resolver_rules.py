@@ -279,21 +279,6 @@ def test_a_series_needs_the_exact_year_even_when_the_volume_agrees() -> None:
     resolved(issues, ref, UNRESOLVED, "a series needs the same year")
 
 
-def test_venue_kinds_differ_but_the_reference_has_no_year() -> None:
-    # "both years are known and differ": without the reference's year, no conflict.
-    paper = cl.Paper(
-        title="Fast and accurate text classification via multiple linear discriminant projections",
-        authors=["Soumen Chakrabarti", "Shourya Roy", "Mahesh V. Soundalgekar"],
-        year=2003,
-        venue="The VLDB Journal",
-    )
-    ref = cl.Reference(
-        title=paper.title, authors="Chakrabarti S, Roy S, Soundalgekar MV", venue="VLDB"
-    )
-    resolved([paper], ref, VERIFIED_FUZZY)
-    resolved([paper], replace(ref, year=2002), UNRESOLVED, "another publication of the work")
-
-
 # --------------------------------------------------------------------------- margin
 
 

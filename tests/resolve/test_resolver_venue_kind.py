@@ -104,6 +104,20 @@ def test_the_other_publication_is_no_look_alike_for_the_margin() -> None:
         assert {p.venue for p in res.alternatives} == {"VLDB", "The VLDB Journal"}
 
 
+def test_venue_kinds_differ_but_the_reference_has_no_year() -> None:
+    # "both years are known and differ": without the reference's year, no conflict.
+    ref = cl.Reference(
+        title=_CONF.title, authors="Chakrabarti S, Roy S, Soundalgekar MV", venue="VLDB"
+    )
+    resolved([_journal()], ref, cl.ResolutionState.VERIFIED_FUZZY)
+    resolved(
+        [_journal()],
+        cl.model.replace(ref, year=2002),
+        cl.ResolutionState.UNRESOLVED,
+        "another publication of the work",
+    )
+
+
 def test_another_publication_does_not_hide_a_real_look_alike() -> None:
     # The journal version is skipped as a rival, but a third record of another work that is as
     # close as the best still makes the match ambiguous.
