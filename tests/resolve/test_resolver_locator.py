@@ -28,14 +28,14 @@ TOWBIN = cl.Paper(
     pages="4350-4354",
     identifiers=["10.1073/pnas.76.9.4350"],
 )
-# Same volume and first page in another journal.
-ELSEWHERE = cl.Paper(
+# Same year, volume and first page in another journal.
+ELSEWHERE = cl.model.replace(
+    TOWBIN,
     title="Kinetics of a quite different reaction",
     authors=["Anna Other"],
-    year=1979,
     venue="Journal of Biological Chemistry",
-    volume="76",
     pages="4350-4361",
+    identifiers=(),
 )
 
 
