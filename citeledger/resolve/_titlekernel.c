@@ -871,6 +871,21 @@ batch_stage(const Batch *b, int lanes, uint8_t pad, uint8_t *stage, long long *l
         r[k] = L + (size_t)stage[k * BATCH_MAX_LEN + i] * (N);                                 \
     }
 
+/* a kernel's staging of the batch b for the query p (its arguments), in the names the kernel
+ * and BATCH_ROWS use: stage, lens and maxmiss (see batch_stage), maxlen (the longest title)
+ * and L (the query's match table) */
+#define BATCH_STAGE(LANES)                                                                     \
+    uint8_t stage[(LANES) * BATCH_MAX_LEN];                                                    \
+    long long lens[LANES], maxmiss[LANES];                                                     \
+    Py_ssize_t maxlen = batch_stage(b, (LANES), pad, stage, lens, maxmiss);                    \
+    const uint64_t *L = p->latin;
+
+/* the chunks [i0, i1) of at most CHECK characters (the last ends at maxlen), while a lane is
+ * alive: a kernel checks the lanes' misses after each */
+#define BATCH_CHUNKS(i0, i1, CHECK)                                                            \
+    for (Py_ssize_t i0 = 0, i1; alive && (i1 = i0 + (CHECK) < maxlen ? i0 + (CHECK) : maxlen, 1); \
+         i0 += (CHECK))
+
 /* the batch's lanes' results, from the vector of LCS (or -1) stored as 64-bit lanes */
 static inline void
 batch_done(Batch *b, const long long *res)
@@ -890,10 +905,7 @@ batch_done(Batch *b, const long long *res)
     __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void                      \
         lcs_batch_avx512_##N(const Pattern *p, Batch *b, uint8_t pad)                          \
     {                                                                                          \
-        uint8_t stage[8 * BATCH_MAX_LEN];                                                      \
-        long long lens[8], maxmiss[8];                                                         \
-        Py_ssize_t maxlen = batch_stage(b, 8, pad, stage, lens, maxmiss);                      \
-        const uint64_t *L = p->latin;                                                          \
+        BATCH_STAGE(8)                                                                         \
         const __m512i one = _mm512_set1_epi64(1);                                              \
         const __m512i lastm = _mm512_set1_epi64((long long)p->lastmask);                       \
         const __m512i lenv = _mm512_loadu_si512((const void *)lens);                           \
@@ -904,8 +916,7 @@ batch_done(Batch *b, const long long *res)
             S[w] = _mm512_set1_epi64(-1);                                                      \
         }                                                                                      \
         __mmask8 alive = (__mmask8)((1 << b->n) - 1);                                          \
-        for (Py_ssize_t i0 = 0; alive; i0 += BATCH_CHECK_AVX512) {                             \
-            Py_ssize_t i1 = i0 + BATCH_CHECK_AVX512 < maxlen ? i0 + BATCH_CHECK_AVX512 : maxlen; \
+        BATCH_CHUNKS(i0, i1, BATCH_CHECK_AVX512) {                                             \
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
                 BATCH_ROWS(r, 8, N)                                                            \
                 __m512i M[N];                                                                  \
@@ -983,10 +994,7 @@ popcount_avx2(__m256i v)
     __attribute__((target("avx2"))) static void lcs_batch_avx2_##N(                            \
         const Pattern *p, Batch *b, uint8_t pad)                                               \
     {                                                                                          \
-        uint8_t stage[4 * BATCH_MAX_LEN];                                                      \
-        long long lens[4], maxmiss[4];                                                         \
-        Py_ssize_t maxlen = batch_stage(b, 4, pad, stage, lens, maxmiss);                      \
-        const uint64_t *L = p->latin;                                                          \
+        BATCH_STAGE(4)                                                                         \
         const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ULL);             \
         __m256i S[N];                                                                          \
         for (int w = 0; w < N; w++) {                                                          \
@@ -999,8 +1007,7 @@ popcount_avx2(__m256i v)
         const __m256i missv = _mm256_loadu_si256((const __m256i *)maxmiss);                    \
         __m256i out = ones;                                                                    \
         int alive = (1 << b->n) - 1;                                                           \
-        for (Py_ssize_t i0 = 0; alive; i0 += BATCH_CHECK_AVX2) {                               \
-            Py_ssize_t i1 = i0 + BATCH_CHECK_AVX2 < maxlen ? i0 + BATCH_CHECK_AVX2 : maxlen;   \
+        BATCH_CHUNKS(i0, i1, BATCH_CHECK_AVX2) {                                               \
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
                 BATCH_ROWS(r, 4, N)                                                            \
                 __m256i M[N];                                                                  \

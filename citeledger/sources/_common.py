@@ -60,6 +60,9 @@ __all__ = [
     "invalid_response",
     "join_url",
     "json_document",
+    "json_int",
+    "json_number",
+    "json_text",
     "load_json",
     "load_named_json",
     "make_transport",
@@ -400,6 +403,33 @@ def require_object(value: object, what: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise ParseError(f"{what} is of type {type(value).__name__}, not an object")
     return value
+
+
+def json_int(value: object) -> int | None:
+    """``value`` where a JSON payload holds an integer (``isinstance(value, int)``), else None.
+
+    >>> json_int(3), json_int("3"), json_int(None)
+    (3, None, None)
+    """
+    return value if isinstance(value, int) else None
+
+
+def json_number(value: object) -> float | None:
+    """``value`` as a float where a JSON payload holds a number, else None.
+
+    >>> json_number(2), json_number(0.5), json_number("2")
+    (2.0, 0.5, None)
+    """
+    return float(value) if isinstance(value, int | float) else None
+
+
+def json_text(value: object) -> str | None:
+    """``value`` where a JSON payload holds a non-empty string, else None.
+
+    >>> json_text("AoE"), json_text(""), json_text(7)
+    ('AoE', None, None)
+    """
+    return value if isinstance(value, str) and value else None
 
 
 def read_each(

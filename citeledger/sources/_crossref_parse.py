@@ -43,6 +43,9 @@ from citeledger.sources import UnreadableItem  # noqa: TC001
 from citeledger.sources._common import (
     join_url,
     json_document,
+    json_int,
+    json_number,
+    json_text,
     payload_shape,
     read_each,
     require_object,
@@ -548,17 +551,15 @@ def _work_from_message(message: Mapping[str, Any], *, parse_unstructured: bool) 
         # work's other fields stand.
         why = f"crossref: reference is of type {type(listed).__name__}, not a list"
         references = (Reference(unreadable=why),)
-    count = message.get("is-referenced-by-count")
     ref_count = message.get("references-count", message.get("reference-count"))
-    score = message.get("score")
     return CrossrefWork(
         paper=paper,
         references=references,
         updates=tuple(updates),
-        cited_by_count=count if isinstance(count, int) else None,
-        reference_count=ref_count if isinstance(ref_count, int) else None,
+        cited_by_count=json_int(message.get("is-referenced-by-count")),
+        reference_count=json_int(ref_count),
         crossref_type=crossref_type,
-        score=float(score) if isinstance(score, int | float) else None,
+        score=json_number(message.get("score")),
     )
 
 
@@ -632,14 +633,11 @@ def parse_work_list(
         source=SOURCE,
         what="work record",
     )
-    total = message.get("total-results")
-    per_page = message.get("items-per-page")
-    cursor = message.get("next-cursor")
     return CrossrefWorkList(
         works=tuple(works),
-        total=total if isinstance(total, int) else None,
-        next_cursor=cursor if isinstance(cursor, str) and cursor else None,
-        items_per_page=per_page if isinstance(per_page, int) else None,
+        total=json_int(message.get("total-results")),
+        next_cursor=json_text(message.get("next-cursor")),
+        items_per_page=json_int(message.get("items-per-page")),
         skipped=tuple(skipped),
     )
 

@@ -33,6 +33,9 @@ from citeledger.sources._common import (
     as_identifier,
     join_url,
     json_document,
+    json_int,
+    json_number,
+    json_text,
     payload_shape,
     read_each,
     require_object,
@@ -451,19 +454,16 @@ def _work_from_json(data: Mapping[str, Any]) -> OpenAlexWork:
     for row in data.get("counts_by_year") or ():
         if isinstance(row, Mapping) and isinstance(row.get("year"), int):
             counts[row["year"]] = int(row.get("cited_by_count") or 0)
-    cited = data.get("cited_by_count")
-    ref_count = data.get("referenced_works_count")
     retracted = data.get("is_retracted")
-    score = data.get("relevance_score")
     return OpenAlexWork(
         paper=paper,
         id=wid,
         references=tuple(references),
-        cited_by_count=cited if isinstance(cited, int) else None,
+        cited_by_count=json_int(data.get("cited_by_count")),
         counts_by_year=dict(sorted(counts.items())),
-        referenced_works_count=ref_count if isinstance(ref_count, int) else None,
+        referenced_works_count=json_int(data.get("referenced_works_count")),
         is_retracted=retracted if isinstance(retracted, bool) else None,
-        relevance_score=float(score) if isinstance(score, int | float) else None,
+        relevance_score=json_number(data.get("relevance_score")),
     )
 
 
@@ -510,13 +510,11 @@ def parse_work_list(body: bytes | Mapping[str, Any]) -> OpenAlexWorkList:
         source=SOURCE,
         what="work",
     )
-    count, cursor = meta.get("count"), meta.get("next_cursor")
-    page, per_page = meta.get("page"), meta.get("per_page")
     return OpenAlexWorkList(
         works=tuple(works),
-        total=count if isinstance(count, int) else None,
-        next_cursor=cursor if isinstance(cursor, str) and cursor else None,
-        page=page if isinstance(page, int) else None,
-        per_page=per_page if isinstance(per_page, int) else None,
+        total=json_int(meta.get("count")),
+        next_cursor=json_text(meta.get("next_cursor")),
+        page=json_int(meta.get("page")),
+        per_page=json_int(meta.get("per_page")),
         skipped=tuple(skipped),
     )

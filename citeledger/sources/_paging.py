@@ -53,6 +53,7 @@ __all__ = [
     "PageBounds",
     "PageGuard",
     "PageStop",
+    "capped_size",
     "cursor_pages",
 ]
 
@@ -209,6 +210,15 @@ class CursorWorkList(Generic[_Work]):
     def papers(self) -> list[Paper]:
         """The works' papers."""
         return [w.paper for w in self.works]
+
+
+def capped_size(size: int, limit: int | None) -> int:
+    """``size`` items a page, or fewer for a listing of at most ``limit`` items (at least 1).
+
+    >>> capped_size(100, None), capped_size(100, 7), capped_size(100, 0)
+    (100, 7, 1)
+    """
+    return size if limit is None else max(1, min(size, limit))
 
 
 def cursor_pages(

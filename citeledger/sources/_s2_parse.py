@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 from urllib.parse import quote
 
+import attrs
 from attrs import field, frozen
 
 from citeledger.errors import InvalidIdentifier, ParseError
@@ -629,19 +630,8 @@ def link_reference(link: S2Link) -> Reference:
     extra += [("context", c) for c in link.contexts]
     if link.influential is not None:
         extra.append(("is_influential", str(link.influential).lower()))
-    paper = link.paper
-    return Reference(
-        position=link.index + 1,
-        title=paper.title,
-        authors=paper.authors,
-        year=paper.year,
-        venue=paper.venue,
-        volume=paper.volume,
-        first_page=paper.first_page,
-        identifiers=paper.identifiers,
-        asserted_by=NAME,
-        extra=extra,
-    )
+    cites = Reference.from_paper(link.paper, position=link.index + 1)
+    return attrs.evolve(cites, asserted_by=NAME, extra=extra)
 
 
 def link_observation(

@@ -47,7 +47,7 @@ from citeledger.model import Author, Paper, Relation, RelationKind, WorkType
 from citeledger.sources import Capability, Paged, SearchResults, UnreadableItem, describe_unreadable
 from citeledger.sources._common import as_identifier, join_url, payload_shape
 from citeledger.sources._http import ContactOptions, ContactSource
-from citeledger.sources._paging import PageBounds, PageGuard
+from citeledger.sources._paging import PageBounds, PageGuard, capped_size
 from citeledger.sources._transport import Request
 from citeledger.sources._wire import query_params
 
@@ -532,9 +532,7 @@ class ArxivSource(ContactSource):
         midway is kept in :attr:`Paged.error` with everything fetched before it.
         """
         search_query = query if isinstance(query, str) else reference_query(query)
-        size = page_size or self.page_size
-        if limit is not None:
-            size = max(1, min(size, limit))
+        size = capped_size(page_size or self.page_size, limit)
 
         def pages() -> Iterator[
             tuple[list[Paper], int | None] | tuple[list[Paper], int | None, _Skipped]

@@ -57,7 +57,7 @@ from citeledger.sources._crossref_parse import (
     work_type,
 )
 from citeledger.sources._http import ContactOptions, ContactSource
-from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
+from citeledger.sources._paging import PageBounds, PageGuard, capped_size, cursor_pages
 from citeledger.sources._protocols import CORE
 
 if TYPE_CHECKING:
@@ -294,9 +294,7 @@ class CrossrefSource(ContactSource):
         failure and :attr:`Paged.total` the announced ``total-results``; unreadable items are
         in :attr:`Paged.skipped`.
         """
-        size = rows or self.rows
-        if limit is not None:
-            size = max(1, min(size, limit))
+        size = capped_size(rows or self.rows, limit)
         request = build_works_request(
             path=path,
             query=query,

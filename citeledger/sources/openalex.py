@@ -70,7 +70,7 @@ from citeledger.sources._openalex_parse import (
     work_from_json,
     work_path,
 )
-from citeledger.sources._paging import PageBounds, PageGuard, cursor_pages
+from citeledger.sources._paging import PageBounds, PageGuard, capped_size, cursor_pages
 from citeledger.sources._protocols import CORE
 
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ class OpenAlexSource(ContactSource):
         return self._citing(wid, limit=limit)
 
     def _citing_pages(self, wid: OpenAlexId, *, limit: int | None) -> Iterator[OpenAlexWorkList]:
-        size = self.per_page if limit is None else max(1, min(self.per_page, limit))
+        size = capped_size(self.per_page, limit)
         request = build_works_request(
             filters={"cites": wid.value},
             per_page=size,
@@ -422,7 +422,7 @@ class OpenAlexSource(ContactSource):
         limit: int | None = None,
     ) -> Paged[Paper]:
         """Page lazily through any ``/works`` list with cursors."""
-        size = self.per_page if limit is None else max(1, min(self.per_page, limit))
+        size = capped_size(self.per_page, limit)
         request = build_works_request(
             filters=filters,
             search=search,

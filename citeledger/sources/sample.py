@@ -93,15 +93,6 @@ def _paper(data: Mapping[str, Any], *, source: str | None = None) -> Paper:
     return Paper(**data, source=source)
 
 
-def _page_fields(raw: Mapping[str, Any], rows: str) -> dict[str, Any]:
-    """A stored page value's source, date and ``rows`` field (JSON arrays read as tuples)."""
-    return {
-        "source": raw["source"],
-        "observed": raw["observed"],
-        rows: [tuple(r) for r in raw[rows]],
-    }
-
-
 def _reference(data: Mapping[str, Any]) -> Reference:
     fields = {k: v for k, v in data.items() if k != "expect"}
     raw = fields.get("raw")
@@ -155,6 +146,25 @@ class SampleSource:
         """The work's stored ``key`` (``events``, ``area_profile``, ...); None where absent."""
         entry = self._entry(identifier)
         return None if entry is None else entry.get(key)
+
+    def _stored_page(
+        self, identifier: Identifier | str, key: str, rows: str, *more: str
+    ) -> dict[str, Any] | None:
+        """The stored page value ``key``'s fields; None where absent.
+
+        Its source, date and ``rows`` field (JSON arrays read as tuples), and the ``more`` fields
+        as stored (None where missing).
+        """
+        raw = self._stored(identifier, key)
+        if raw is None:
+            return None
+        fields = {
+            "source": raw["source"],
+            "observed": raw["observed"],
+            rows: [tuple(r) for r in raw[rows]],
+        }
+        fields.update((name, raw.get(name)) for name in more)
+        return fields
 
     def _require(self, identifier: Identifier | str, what: str) -> Mapping[str, Any]:
         entry = self._entry(identifier)
@@ -293,25 +303,15 @@ class SampleSource:
 
     def cited_by_year(self, identifier: Identifier | str) -> CitedByYear | None:
         """Citing papers per year as the sample's source counted them, if stored."""
-        raw = self._stored(identifier, "cited_by_year")
-        if raw is None:
-            return None
-        return CitedByYear(
-            **_page_fields(raw, "counts"),
-            through=raw.get("through"),
-            subject=as_identifier(identifier),
-        )
+        fields = self._stored_page(identifier, "cited_by_year", "counts", "through")
+        return None if fields is None else CitedByYear(**fields, subject=as_identifier(identifier))
 
     def area_profile(self, identifier: Identifier | str) -> AreaProfile | None:
         """The stored area profile, if any."""
-        raw = self._stored(identifier, "area_profile")
-        if raw is None:
-            return None
-        return AreaProfile(
-            **_page_fields(raw, "citing"),
-            own_placement=raw.get("own_placement"),
-            placement_method=raw.get("placement_method"),
+        fields = self._stored_page(
+            identifier, "area_profile", "citing", "own_placement", "placement_method"
         )
+        return None if fields is None else AreaProfile(**fields)
 
     def citing_counts(self, identifier: Identifier | str) -> dict[str, Measurement]:
         """Each citing paper's own citation count, keyed by the citing paper's work key."""
