@@ -56,7 +56,7 @@ def _trusted_resolution(
     The public constructor still converts and validates. ``evidence`` and ``reason`` may be
     :class:`~citeledger.model._observation._Deferred`: made when first read.
     """
-    # The slots set one by one, as ``_slots`` does but without its keyword dictionary (every
+    # The slots set one by one, as unpickling does, without a keyword dictionary (every
     # result is built here: a measurable share of a verify() pair).
     obj: Resolution = object.__new__(Resolution)
     setattr_ = object.__setattr__

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from attrs import Factory, field, frozen
 from rapidfuzz import fuzz, process
@@ -73,8 +73,6 @@ __all__ = [
     "without_session_label",
     "year_agreement",
 ]
-
-_T = TypeVar("_T")
 
 
 def _weights(agree: float, partial: float, disagree: float) -> dict[Agreement, float]:
@@ -439,8 +437,8 @@ def _trusted_evidence(
     way unpickling does, setting the slots directly) saves most of the construction cost. The
     public constructor still converts and validates everything else.
     """
-    # Slot by slot, as ``_slots`` does but without its keyword dictionary and loop (half the
-    # cost; every reported field of every result that is read is built here).
+    # Slot by slot, as unpickling does (no keyword dictionary, no loop: half the cost of a
+    # generic helper; every reported field of every result that is read is built here).
     obj: Evidence = _new(Evidence)
     _set(obj, "field", field)
     _set(obj, "agreement", agreement)
@@ -453,18 +451,6 @@ def _trusted_evidence(
 
 _new: Final = object.__new__
 _set: Final = object.__setattr__
-
-
-def _slots(cls: type[_T], **values: object) -> _T:
-    """An instance of the slotted attrs class ``cls`` with ``values`` set, no converter run.
-
-    For values the resolver built already typed (see :func:`_trusted_evidence`); unpickling
-    sets the slots the same way.
-    """
-    obj = object.__new__(cls)
-    for name, value in values.items():
-        object.__setattr__(obj, name, value)
-    return obj
 
 
 def _short(text: str | None, size: int = 120) -> str | None:
@@ -792,7 +778,7 @@ def compare(
             )
         )
 
-    # Built slot by slot (as _slots does, without its keyword dictionary): the values are
+    # Built slot by slot (as _trusted_evidence is, without a keyword dictionary): the values are
     # already what the class holds, and this runs for every compared candidate.
     comp: Comparison = object.__new__(Comparison)
     setattr_ = object.__setattr__
