@@ -37,10 +37,12 @@ from citeledger.resolve._results import (
 )
 from citeledger.resolve.catalog import (
     Catalog,
+    ScoredCandidate,
     _shown_repr,
 )
 from citeledger.resolve.scoring import (
     EvidenceTuple,
+    ReferenceFeatures,
     _trusted_evidence,
 )
 
@@ -99,8 +101,8 @@ def _child_main(
             while (k := _claim(counter, len(ranges))) is not None:
                 a, b = ranges[k]
                 wire = []
-                for ref in items[a:b]:
-                    wire.append(_to_wire_result(_contained(resolver, ref), index))
+                for res in resolver._resolve_chunk(items[a:b]):  # noqa: SLF001
+                    wire.append(_to_wire_result(res, index))
                     tick()
                 queue.put((k, wire))
         queue.put((_CHILD_DONE, None))
@@ -193,13 +195,22 @@ def _asked(provider: object, ask: Callable[[], Iterable[Paper]]) -> list[Paper]:
         raise _ProviderFailed(provider, exc) from exc
 
 
-def _contained(resolver: Resolver, ref: Reference | Paper | str) -> Resolution:
+def _contained(
+    resolver: Resolver,
+    ref: Reference | Paper | str,
+    feats: ReferenceFeatures | None = None,
+    hits: list[ScoredCandidate] | None = None,
+) -> Resolution:
     """``resolver.resolve(ref)``; a candidate provider that raises costs this reference only.
 
     The reference is UNRESOLVED with the provider's error as the reason, and the batch goes
-    on. Errors of the resolver itself still propagate.
+    on. Errors of the resolver itself still propagate. ``feats``: the reference's features,
+    if the batch engine has made them (``ref`` is then a :class:`Reference`); ``hits``: its
+    title hits in the first provider, if found already.
     """
     try:
+        if feats is not None and isinstance(ref, Reference):
+            return resolver._resolve(ref, feats, hits)  # noqa: SLF001 - the engine's own path
         return resolver.resolve(ref)
     except _ProviderFailed as failed:
         exc = failed.error
@@ -386,8 +397,8 @@ def resolve_in_processes(
         while (k := _claim(counter, len(ranges), check)) is not None:
             a, b = ranges[k]
             part = []
-            for i in range(a, b):
-                part.append(bad.get(i) or _contained(resolver, items[i]))
+            for i, res in enumerate(resolver._resolve_chunk(items[a:b]), a):  # noqa: SLF001
+                part.append(bad.get(i) or res)
                 tick()
             done[k] = part
             count += b - a

@@ -24,6 +24,7 @@ verified matches, never add one.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -86,6 +87,7 @@ from citeledger.resolve._verifykeys import pair_keys
 from citeledger.resolve.catalog import (
     CandidateProvider,
     Catalog,
+    ScoredCandidate,
     _shown_repr,
 )
 from citeledger.resolve.normalize import normalize_title
@@ -119,6 +121,10 @@ _second: Final = itemgetter(1)
 _BLOCK_CUTOFF: Final = 50.0
 # resolve_many(workers=1) freezes the collector's objects for batches at least this long.
 _FREEZE_MIN: Final = 100
+# The batch engine (Resolver._resolve_chunk) takes references this many at a time through each
+# stage: long enough that a stage's code and tables stay in the processor's caches, short
+# enough that what one stage leaves for the next is still there.
+_STAGE = 256
 
 
 def _minus_first(item: PoolItem) -> float:
@@ -221,20 +227,29 @@ class Resolver:
                     )
         return _order(found)
 
-    def _candidates(self, feats: ReferenceFeatures, ref: Reference) -> list[_Scored]:
+    def _candidates(
+        self,
+        feats: ReferenceFeatures,
+        ref: Reference,
+        hits: list[ScoredCandidate] | None = None,
+    ) -> list[_Scored]:
+        # ``hits``: the first provider's title hits (a catalog's ``scored_candidates`` as
+        # called below), if the batch engine has found them already.
         limit = self.config.candidate_limit
+        first = self.providers[0] if hits is not None else None
         # (title similarity, paper, its normalised title, the catalog and id that keep its
         # author keys, if any)
         pool: list[PoolItem] = []
         for provider in self.providers:
             if isinstance(provider, Catalog):
-                hits = provider.scored_candidates(
-                    feats.title,
-                    limit=limit,
-                    ordered=False,
-                    tokens=feats.tokens,
-                    window=_TITLE_WINDOW,
-                )
+                if hits is None or provider is not first:
+                    hits = provider.scored_candidates(
+                        feats.title,
+                        limit=limit,
+                        ordered=False,
+                        tokens=feats.tokens,
+                        window=_TITLE_WINDOW,
+                    )
                 # The title similarity is at least this word-order-free one, and plain ``ratio``
                 # does not beat it by tens of points, so candidates this far behind the best do
                 # not come within the title window below; skipping them saves normalising their
@@ -316,6 +331,62 @@ class Resolver:
             kept = kept[: bisect_right(kept, -edge, key=_minus_first)]
         return _order(compared(self.config, feats, ref, kept))
 
+    def _resolve_chunk(self, part: Sequence[Reference | Paper | str]) -> list[Resolution]:
+        """The batch engine: ``[_contained(self, ref) for ref in part]``, stage by stage.
+
+        ``resolve`` runs each reference through every stage before the next reference; at a
+        million papers each stage's code and tables have left the processor's caches by the
+        time the next reference reaches them. Here, ``_STAGE`` references at a time: their
+        features first, then the title hits of those that can only take the fuzzy route (a
+        title, no identifier, a parse confident enough), then the decisions. Each stage is the
+        one ``resolve`` runs, on the same values, so the results are the same (a Hypothesis
+        test checks them item by item, at any chunk size); an item an early stage cannot take
+        (it raises there) is resolved as ``resolve`` would, on its own.
+        """
+        out: list[Resolution] = []
+        for a in range(0, len(part), _STAGE):
+            stage = part[a : a + _STAGE]
+            refs = list(map(_staged_reference, stage))
+            feats = list(map(_staged_features, refs))
+            hits = self._staged_hits(refs, feats)
+            out.extend(
+                _contained(self, item) if ref is None or f is None else _contained(self, ref, f, h)
+                for item, ref, f, h in zip(stage, refs, feats, hits, strict=True)
+            )
+        return out
+
+    def _staged_hits(
+        self,
+        refs: Sequence[Reference | None],
+        feats: Sequence[ReferenceFeatures | None],
+    ) -> list[list[ScoredCandidate] | None]:
+        """The first provider's title hits for the references bound for the fuzzy route.
+
+        None for the others (a reference with an identifier may be decided by it, and then no
+        title is looked up), and for all when the first provider is not a catalog.
+        """
+        catalog = self.providers[0] if self.providers else None
+        if not isinstance(catalog, Catalog):
+            return [None] * len(refs)
+        limit = self.config.candidate_limit
+        least = self.config.min_parse_confidence
+        out: list[list[ScoredCandidate] | None] = []
+        for ref, f in zip(refs, feats, strict=True):
+            hits = None
+            if (
+                f is not None
+                and ref is not None
+                and f.title
+                and not ref.identifiers
+                and (ref.parse_confidence is None or ref.parse_confidence >= least)
+            ):
+                with contextlib.suppress(Exception):  # raised again by the lazy path
+                    hits = catalog.scored_candidates(
+                        f.title, limit=limit, ordered=False, tokens=f.tokens, window=_TITLE_WINDOW
+                    )
+            out.append(hits)
+        return out
+
     # ----------------------------------------------------------------------------- routes
 
     def _locate(self, feats: ReferenceFeatures) -> list[_Scored]:
@@ -372,8 +443,14 @@ class Resolver:
             )
         return self._resolve(ref, ReferenceFeatures.of(ref))
 
-    def _resolve(self, ref: Reference, feats: ReferenceFeatures) -> Resolution:
-        # resolve(ref), given the reference's features.
+    def _resolve(
+        self,
+        ref: Reference,
+        feats: ReferenceFeatures,
+        hits: list[ScoredCandidate] | None = None,
+    ) -> Resolution:
+        # resolve(ref), given the reference's features (and, from the batch engine, the first
+        # provider's title hits, for a reference that can only take the fuzzy route).
         cfg = self.config
         evidence: list[Evidence] = []
 
@@ -533,7 +610,7 @@ class Resolver:
             )
 
         # 3. fuzzy route
-        candidates = self._candidates(feats, ref)
+        candidates = self._candidates(feats, ref, hits)
         ok, reason, best, runner = fuzzy_decision(self.config, feats, ref, candidates)
         if ok and best is not None:
             return _fuzzy_verified(best, evidence, ref.identifiers or None, runner, reason)
@@ -629,11 +706,12 @@ class Resolver:
                 )
             out: list[Resolution] = []
             step = max(1, min(1000, total // 100 or 1)) if chunk_size is None else chunk_size
-            for i, ref in enumerate(items, 1):
-                out.append(bad[i - 1] if i - 1 in bad else _contained(self, ref))
-                tick()
-                if report is not None and (i % step == 0 or i == total):
-                    report(i, total)
+            for a in range(0, total, _STAGE):
+                for i, res in enumerate(self._resolve_chunk(items[a : a + _STAGE]), a + 1):
+                    out.append(bad.get(i - 1) or res)
+                    tick()
+                    if report is not None and (i % step == 0 or i == total):
+                        report(i, total)
             return out
 
 
@@ -649,6 +727,30 @@ _REFERENCE_REST: Final = tuple(
 def _whole(value: object) -> bool:
     """Whether ``value`` is a whole number of at least 1 (a bool is not a number here)."""
     return not isinstance(value, bool) and isinstance(value, int) and value >= 1
+
+
+def _staged_reference(item: Reference | Paper | str) -> Reference | None:
+    """The reference ``resolve`` would resolve for ``item``; None if making it raises."""
+    if type(item) is Reference:
+        return item
+    try:
+        if isinstance(item, str):
+            return Reference.from_string(item)
+        if isinstance(item, Paper):
+            return _reference_from_paper(item)
+    except Exception:  # resolve(item) raises it again, for this item only
+        return None
+    return item  # a Reference of a subclass
+
+
+def _staged_features(ref: Reference | None) -> ReferenceFeatures | None:
+    """``ReferenceFeatures.of(ref)``; None if there is no reference or that raises."""
+    if ref is None:
+        return None
+    try:
+        return ReferenceFeatures.of(ref)
+    except Exception:  # resolve() raises it again, for this item only
+        return None
 
 
 def _reference_from_paper(paper: Paper) -> Reference:

@@ -437,15 +437,16 @@ def _before_resolve(
     in_child: Callable[[], object] = lambda: None,
     in_parent: Callable[[], object] = lambda: None,
 ) -> None:
-    """Patch ``Resolver.resolve`` to call ``in_child`` first in a worker, ``in_parent`` here."""
+    """Patch the resolver's step for one reference to call ``in_child`` first in a worker,
+    ``in_parent`` here (``_resolve``: ``resolve`` and the batch engine both go through it)."""
     parent = os.getpid()
-    original = cl.Resolver.resolve
+    original = cl.Resolver._resolve
 
-    def patched(self: cl.Resolver, ref: Any) -> cl.Resolution:
+    def patched(self: cl.Resolver, ref: Any, *rest: Any) -> cl.Resolution:
         (in_parent if os.getpid() == parent else in_child)()
-        return original(self, ref)
+        return original(self, ref, *rest)
 
-    monkeypatch.setattr(cl.Resolver, "resolve", patched)
+    monkeypatch.setattr(cl.Resolver, "_resolve", patched)
 
 
 @pytest.mark.skipif(not _FORK, reason="the children must inherit the patched resolve (fork)")
@@ -454,24 +455,23 @@ def test_resolve_many_shares_the_work_between_this_process_and_its_children(
     workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parent = os.getpid()
-    original = cl.Resolver.resolve
+    resolver = cl.Resolver(CATALOG)
+    refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 60)]
+    expected = [resolver.resolve(r) for r in refs]
+    original = cl.Resolver._resolve  # the step for one reference (resolve's and the engine's)
 
-    def tagged(self: cl.Resolver, ref: Any) -> cl.Resolution:
-        res = original(self, ref)
+    def tagged(self: cl.Resolver, ref: Any, *rest: Any) -> cl.Resolution:
+        res = original(self, ref, *rest)
         return attrs.evolve(
             res, reason=f"{res.reason} @{'parent' if os.getpid() == parent else 'child'}"
         )
 
-    monkeypatch.setattr(cl.Resolver, "resolve", tagged)
-    resolver = cl.Resolver(CATALOG)
-    refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 60)]
+    monkeypatch.setattr(cl.Resolver, "_resolve", tagged)
     seen: list[int] = []
     out = resolver.resolve_many(refs, workers=workers, progress=lambda d, _t: seen.append(d))
     where = {r.reason.rsplit("@", 1)[1] for r in out}
     assert where == {"parent", "child"}
-    assert [attrs.evolve(r, reason=r.reason.rsplit(" @", 1)[0]) for r in out] == [
-        original(resolver, r) for r in refs
-    ]
+    assert [attrs.evolve(r, reason=r.reason.rsplit(" @", 1)[0]) for r in out] == expected
     assert seen == sorted(seen)
     assert seen[-1] == len(refs)
 
@@ -484,16 +484,16 @@ def test_resolve_many_with_spawned_children_equals_one_process(
     resolver = cl.Resolver(CATALOG)
     refs = [_ref(p, ids=i % 2 == 0) for i, p in enumerate(CATALOG * 60)]
     expected = [resolver.resolve(r) for r in refs]
-    original = cl.Resolver.resolve
+    original = cl.Resolver._resolve  # the step for one reference (resolve's and the engine's)
 
-    def slow(self: cl.Resolver, ref: Any) -> cl.Resolution:
+    def slow(self: cl.Resolver, ref: Any, *rest: Any) -> cl.Resolution:
         # Only in this process (a spawned child imports citeledger afresh): the parent is slow,
         # so the child, once started, resolves most batches.
         time.sleep(0.02)
-        res = original(self, ref)
+        res = original(self, ref, *rest)
         return attrs.evolve(res, reason=res.reason + " @parent")
 
-    monkeypatch.setattr(cl.Resolver, "resolve", slow)
+    monkeypatch.setattr(cl.Resolver, "_resolve", slow)
     out = resolver.resolve_many(refs, workers=2)
     by_child = [r for r in out if not r.reason.endswith(" @parent")]
     assert by_child

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import pickle
+from typing import Any
+from unittest.mock import patch
 
 import attrs
 import pytest
@@ -92,15 +94,57 @@ def test_resolve_many_equals_resolve_item_by_item(data: st.DataObject) -> None:
     workers = data.draw(st.integers(1, 3))
     chunk = data.draw(st.one_of(st.none(), st.integers(1, 30)))
     seen: list[int] = []
-    out = resolver.resolve_many(
-        refs * 2, workers=workers, chunk_size=chunk, progress=lambda d, _t: seen.append(d)
-    )
+    # The batch engine's stages cut anywhere (children are forked with the patched size).
+    with patch.object(resolver_impl, "_STAGE", data.draw(st.integers(1, 9))):
+        out = resolver.resolve_many(
+            refs * 2, workers=workers, chunk_size=chunk, progress=lambda d, _t: seen.append(d)
+        )
     assert out == one_by_one * 2
     assert seen == sorted(seen)
     assert not refs or seen[-1] == len(refs) * 2
     if chunk is not None and refs:
         # progress comes once per chunk (in either path)
         assert len(seen) == -(-len(refs) * 2 // chunk)
+
+
+def test_the_batch_engine_looks_up_each_title_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine finds the title hits of a stage's fuzzy-route references before deciding
+    # them; the decisions must use those hits, not look the title up again. References with
+    # an identifier are left to the lazy path (the identifier may decide them first).
+    papers = [
+        cl.Paper(title=f"{a} {b} networks", year=2001, identifiers=[f"10.5555/t.{k}"])
+        for k, (a, b) in enumerate(itertools.combinations(_WORDS[:6], 2))
+    ]
+    resolver = cl.Resolver(papers)
+    refs: list[cl.Reference | cl.Paper | str] = [
+        cl.Reference(title=p.title, year=p.year) for p in papers[:10]
+    ]
+    refs.append(cl.Reference(title="unrelated words entirely", identifiers=["10.5555/t.3"]))
+    refs.append("Smith A. protein memory networks. Nature. 2001;1:7.")
+    calls: list[str] = []
+    scored = cl.Catalog.scored_candidates
+
+    def counting(self: cl.Catalog, title: str, **kw: object) -> object:
+        calls.append(title)
+        return scored(self, title, **kw)  # type: ignore[arg-type]
+
+    decide = resolver_module.fuzzy_decision
+
+    def deciding(*args: Any) -> Any:
+        calls.append("(decision)")
+        return decide(*args)
+
+    expected = [resolver.resolve(r) for r in refs]
+    monkeypatch.setattr(cl.Catalog, "scored_candidates", counting)
+    monkeypatch.setattr(resolver_impl, "fuzzy_decision", deciding)
+    assert resolver.resolve_many(refs) == expected
+    titles = [c for c in calls if c != "(decision)"]
+    # Each title once: the ten, the string's, and (looked up by the lazy path, as the DOI's
+    # record disagrees) the one of the reference with an identifier ...
+    assert len(titles) == len(set(titles)) == 12
+    assert "unrelated words entirely" in titles
+    # ... and those of the fuzzy route all before the first decision.
+    assert calls[:11] == [*titles[:10], "protein memory networks"]
 
 
 @given(data=st.data())
