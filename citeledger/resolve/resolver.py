@@ -124,7 +124,7 @@ _FREEZE_MIN: Final = 100
 # The batch engine (Resolver._resolve_chunk) takes references this many at a time through each
 # stage: long enough that a stage's code and tables stay in the processor's caches, short
 # enough that what one stage leaves for the next is still there.
-_STAGE = 256
+_STAGE = 1000
 
 
 def _minus_first(item: PoolItem) -> float:
