@@ -339,7 +339,7 @@ class Resolver:
         ``_STAGE`` references at a time: their features first, then the title hits of those
         that can only take the fuzzy route (a title, no identifier, a parse confident enough),
         then the decisions. The title lookups run back to back, with the title index's code
-        and the postings they share still in the processor's caches: 1.09-1.14x the refs per
+        and the postings they share still in the processor's caches: 1.11-1.24x the refs per
         CPU-second of one at a time at a million papers (``docs/resolver.md``); staging the
         comparisons as well gained nothing, so they stay with the decisions. Each stage is
         the one ``resolve`` runs, on the same values, so the results are the same (a
