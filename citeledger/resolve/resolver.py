@@ -350,44 +350,47 @@ class Resolver:
         out: list[Resolution] = []
         for a in range(0, len(part), _STAGE):
             stage = part[a : a + _STAGE]
-            refs = list(map(_staged_reference, stage))
-            feats = list(map(_staged_features, refs))
-            hits = self._staged_hits(refs, feats)
+            staged = list(map(_staged, stage))
+            hits = self._staged_hits(staged)
             out.extend(
-                _contained(self, item) if ref is None or f is None else _contained(self, ref, f, h)
-                for item, ref, f, h in zip(stage, refs, feats, hits, strict=True)
+                _contained(self, item) if s is None else _contained(self, s[0], s[1], h)
+                for item, s, h in zip(stage, staged, hits, strict=True)
             )
         return out
 
     def _staged_hits(
-        self,
-        refs: Sequence[Reference | None],
-        feats: Sequence[ReferenceFeatures | None],
+        self, staged: Sequence[tuple[Reference, ReferenceFeatures] | None]
     ) -> list[list[ScoredCandidate] | None]:
         """The first provider's title hits for the references bound for the fuzzy route.
 
         None for the others (a reference with an identifier may be decided by it, and then no
-        title is looked up), and for all when the first provider is not a catalog.
+        title is looked up), and for all when the first provider is not a catalog. Which
+        references are looked up here is a guess at the route only: hits are read by the fuzzy
+        route alone, and a reference that reaches it without them looks its title up then.
         """
         catalog = self.providers[0] if self.providers else None
         if not isinstance(catalog, Catalog):
-            return [None] * len(refs)
+            return [None] * len(staged)
         limit = self.config.candidate_limit
         least = self.config.min_parse_confidence
         out: list[list[ScoredCandidate] | None] = []
-        for ref, f in zip(refs, feats, strict=True):
+        for item in staged:
             hits = None
-            if (
-                f is not None
-                and ref is not None
-                and f.title
-                and not ref.identifiers
-                and (ref.parse_confidence is None or ref.parse_confidence >= least)
-            ):
-                with contextlib.suppress(Exception):  # raised again by the lazy path
-                    hits = catalog.scored_candidates(
-                        f.title, limit=limit, ordered=False, tokens=f.tokens, window=_TITLE_WINDOW
-                    )
+            if item is not None:
+                ref, f = item
+                if (
+                    f.title
+                    and not ref.identifiers
+                    and (ref.parse_confidence is None or ref.parse_confidence >= least)
+                ):
+                    with contextlib.suppress(Exception):  # raised again by the lazy path
+                        hits = catalog.scored_candidates(
+                            f.title,
+                            limit=limit,
+                            ordered=False,
+                            tokens=f.tokens,
+                            window=_TITLE_WINDOW,
+                        )
             out.append(hits)
         return out
 
@@ -436,15 +439,7 @@ class Resolver:
             ModelError: ``ref`` is none of the above (``resolve_many`` turns this into a
                 ``PARSE_UNCERTAIN`` result for that item and keeps every other item).
         """
-        if isinstance(ref, str):
-            ref = Reference.from_string(ref)
-        elif isinstance(ref, Paper):
-            ref = _reference_from_paper(ref)
-        elif not isinstance(ref, Reference):
-            raise ModelError(
-                f"cannot resolve a {type(ref).__name__}: pass a Reference, a Paper or a "
-                "reference string"
-            )
+        ref = _as_reference(ref)
         return self._resolve(ref, ReferenceFeatures.of(ref))
 
     def _resolve(
@@ -733,27 +728,31 @@ def _whole(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and value >= 1
 
 
-def _staged_reference(item: Reference | Paper | str) -> Reference | None:
-    """The reference ``resolve`` would resolve for ``item``; None if making it raises."""
+def _as_reference(item: object) -> Reference:
+    """The reference ``resolve(item)`` resolves: a string parsed, a paper as cited in full.
+
+    Raises:
+        ModelError: ``item`` is neither a reference, a paper nor a string.
+    """
     if type(item) is Reference:
         return item
+    if isinstance(item, str):
+        return Reference.from_string(item)
+    if isinstance(item, Paper):
+        return _reference_from_paper(item)
+    if isinstance(item, Reference):
+        return item
+    raise ModelError(
+        f"cannot resolve a {type(item).__name__}: pass a Reference, a Paper or a reference string"
+    )
+
+
+def _staged(item: object) -> tuple[Reference, ReferenceFeatures] | None:
+    """``item``'s reference and features for the batch engine; None if making them raises."""
     try:
-        if isinstance(item, str):
-            return Reference.from_string(item)
-        if isinstance(item, Paper):
-            return _reference_from_paper(item)
+        ref = _as_reference(item)
+        return ref, ReferenceFeatures.of(ref)
     except Exception:  # resolve(item) raises it again, for this item only
-        return None
-    return item  # a Reference of a subclass
-
-
-def _staged_features(ref: Reference | None) -> ReferenceFeatures | None:
-    """``ReferenceFeatures.of(ref)``; None if there is no reference or that raises."""
-    if ref is None:
-        return None
-    try:
-        return ReferenceFeatures.of(ref)
-    except Exception:  # resolve() raises it again, for this item only
         return None
 
 
