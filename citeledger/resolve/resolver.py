@@ -244,13 +244,7 @@ class Resolver:
         for provider in self.providers:
             if isinstance(provider, Catalog):
                 if hits is None or provider is not first:
-                    hits = provider.scored_candidates(
-                        feats.title,
-                        limit=limit,
-                        ordered=False,
-                        tokens=feats.tokens,
-                        window=_TITLE_WINDOW,
-                    )
+                    hits = self._title_hits(provider, feats)
                 # The title similarity is at least this word-order-free one, and plain ``ratio``
                 # does not beat it by tens of points, so candidates this far behind the best do
                 # not come within the title window below; skipping them saves normalising their
@@ -358,6 +352,16 @@ class Resolver:
             )
         return out
 
+    def _title_hits(self, catalog: Catalog, feats: ReferenceFeatures) -> list[ScoredCandidate]:
+        """The catalog's title hits for the fuzzy route (unordered, within the title window)."""
+        return catalog.scored_candidates(
+            feats.title,
+            limit=self.config.candidate_limit,
+            ordered=False,
+            tokens=feats.tokens,
+            window=_TITLE_WINDOW,
+        )
+
     def _staged_hits(
         self, staged: Sequence[tuple[Reference, ReferenceFeatures] | None]
     ) -> list[list[ScoredCandidate] | None]:
@@ -371,7 +375,6 @@ class Resolver:
         catalog = self.providers[0] if self.providers else None
         if not isinstance(catalog, Catalog):
             return [None] * len(staged)
-        limit = self.config.candidate_limit
         least = self.config.min_parse_confidence
         out: list[list[ScoredCandidate] | None] = []
         for item in staged:
@@ -384,13 +387,7 @@ class Resolver:
                     and (ref.parse_confidence is None or ref.parse_confidence >= least)
                 ):
                     with contextlib.suppress(Exception):  # raised again by the lazy path
-                        hits = catalog.scored_candidates(
-                            f.title,
-                            limit=limit,
-                            ordered=False,
-                            tokens=f.tokens,
-                            window=_TITLE_WINDOW,
-                        )
+                        hits = self._title_hits(catalog, f)
             out.append(hits)
         return out
 
