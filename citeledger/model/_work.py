@@ -340,6 +340,54 @@ class Paper:
         return frozenset(work_key(i) for i in self.identifiers)
 
 
+def _text_key(value: str | None) -> tuple[int, str]:
+    # A text that may be missing, as a sort key: None before every string (never compared).
+    return (0, "") if value is None else (1, value)
+
+
+def paper_order_key(paper: Paper) -> tuple[object, ...]:
+    """A sort key of every field of ``paper``, read field by field (nothing is formatted).
+
+    Two papers have equal keys exactly when they are equal, so sorting by it orders any papers
+    the same way whatever order they come in. The resolver breaks its last ties between
+    candidates with it (equal rank, key, title and year: two records of one work, say), where it
+    used to sort by ``repr``, which formats every field of both papers and leaves out the
+    abstract. Fields in declaration order; a missing value sorts before any value.
+
+    >>> a, b = Paper(title="A", venue="Nature"), Paper(title="A")
+    >>> sorted([a, b], key=paper_order_key) == [b, a]
+    True
+    """
+    return (
+        tuple((i.scheme.value, i.value) for i in paper.identifiers),
+        _text_key(paper.title),
+        tuple(
+            (
+                _text_key(a.family),
+                _text_key(a.given),
+                _text_key(a.raw),
+                _text_key(a.orcid),
+                a.affiliations,
+            )
+            for a in paper.authors
+        ),
+        (0, 0) if paper.year is None else (1, paper.year),
+        (0, 0) if paper.date is None else (1, paper.date.toordinal()),
+        _text_key(paper.venue),
+        _text_key(paper.volume),
+        _text_key(paper.issue),
+        _text_key(paper.pages),
+        _text_key(None if paper.work_type is None else paper.work_type.value),
+        paper.areas,
+        _text_key(paper.abstract),
+        tuple(
+            (r.kind.value, r.identifier.scheme.value, r.identifier.value, _text_key(r.source))
+            for r in paper.related
+        ),
+        _text_key(paper.source),
+    )
+
+
 def _opt_confidence(value: object) -> float | None:
     confidence = _opt_float(value)
     if confidence is not None and not 0.0 <= confidence <= 1.0:

@@ -28,6 +28,7 @@ from citeledger.model import (
     Paper,
     Reference,
 )
+from citeledger.model._work import paper_order_key
 from citeledger.resolve.names import name_keys
 from citeledger.resolve.normalize import is_generic_title, normalize_title
 from citeledger.resolve.scoring import (
@@ -187,12 +188,12 @@ def _other_version(feats: ReferenceFeatures, best: _Scored, rival: _Scored) -> s
 
 
 def _order(items: list[_Scored]) -> list[_Scored]:
-    """Best rank first; ties by the papers' keys, then their full repr (never insertion order).
+    """Best rank first; ties by the papers' keys, then all their fields (never insertion order).
 
-    Keys are computed only inside groups of equal rank, which are rare and small, and the repr
-    only among papers whose keys are equal too (formatting a paper costs more than comparing
-    it): the order is the one of sorting by ``(*key, repr)``, without formatting the papers
-    that the key alone tells apart.
+    Keys are computed only inside groups of equal rank, which are rare and small, and the
+    fields (:func:`~citeledger.model._work.paper_order_key`) only among papers whose keys are
+    equal too: the order is the one of sorting by ``(*key, paper_order_key)``, without reading
+    every field of the papers that the key alone tells apart. Nothing is formatted.
     """
     return ranked(items, _rank_of, _paper_of)
 
@@ -211,7 +212,7 @@ def ranked(items: list[_T], rank: Callable[[_T], float], paper: Callable[[_T], P
             keyed = [(_tie_key(paper(s)), s) for s in items[i:j]]
             keyed.sort(key=itemgetter(0))
             if len({k for k, _ in keyed}) < len(keyed):
-                keyed.sort(key=lambda ks: (ks[0], repr(paper(ks[1]))))
+                keyed.sort(key=lambda ks: (ks[0], paper_order_key(paper(ks[1]))))
             items[i:j] = [s for _, s in keyed]
         i = j
     return items

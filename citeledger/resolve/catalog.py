@@ -36,7 +36,7 @@ from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
 from citeledger.identifiers._work import _VERSIONED_REGISTRANTS
 from citeledger.model import Paper, _convert
 from citeledger.model._convert import _opt_str, _year
-from citeledger.model._work import _title, first_page_of
+from citeledger.model._work import _title, first_page_of, paper_order_key
 from citeledger.resolve import _rows
 from citeledger.resolve._gc import paused_collector
 from citeledger.resolve._rows import (
@@ -792,8 +792,8 @@ class Catalog:
         scored = titles.top(query, chosen[0], chosen[1], limit, score_cutoff, window)
         if not ordered:
             return scored
-        # Equal scores are ordered by the papers' keys and titles, then (rarely needed) their
-        # repr, computed only inside groups of equal score.
+        # Equal scores are ordered by the papers' keys and titles, then (rarely needed) all their
+        # fields (paper_order_key), read only inside groups of equal score.
         papers = self
         i = 0
         while i < len(scored) - 1:
@@ -804,7 +804,13 @@ class Catalog:
                 group = sorted(scored[i:j], key=lambda s: (papers[s[1]].key, titles[s[1]]))
                 keys = [(papers[s[1]].key, titles[s[1]]) for s in group]
                 if len(set(keys)) < len(keys):
-                    group.sort(key=lambda s: (papers[s[1]].key, titles[s[1]], repr(papers[s[1]])))
+                    group.sort(
+                        key=lambda s: (
+                            papers[s[1]].key,
+                            titles[s[1]],
+                            paper_order_key(papers[s[1]]),
+                        )
+                    )
                 scored[i:j] = group
             i = j
         return scored

@@ -6,6 +6,7 @@ the plain ones do.
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import pickle
 from typing import Any
@@ -19,6 +20,7 @@ from rapidfuzz import fuzz
 
 import citeledger as cl
 from citeledger.model import Agreement, Relation
+from citeledger.model._work import paper_order_key
 from citeledger.resolve import _rules as resolver_module
 from citeledger.resolve import _select as resolver_engine
 from citeledger.resolve import resolver as resolver_impl
@@ -170,13 +172,36 @@ def test_compare_with_kept_author_keys_equals_compare(data: st.DataObject) -> No
     assert compare(feats, paper, paper_authors=name_keys(paper.authors)) == compare(feats, paper)
 
 
-@given(papers=st.lists(_paper(), min_size=1, max_size=8), ranks=st.data())
+@st.composite
+def _record_of(draw: st.DrawFn, paper: cl.Paper) -> cl.Paper:
+    # Another record of ``paper``'s work: its key, title and year, other fields perhaps changed
+    # (the abstract, which ``repr`` leaves out, among them).
+    changes: dict[str, Any] = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "abstract": st.sampled_from(["One.", "Two."]),
+                "venue": st.sampled_from(["Nature", "Science"]),
+                "pages": st.sampled_from(["1-5", "9"]),
+                "areas": st.sampled_from([("cs.DL",), ("cs.IR", "cs.DL")]),
+                "date": st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2001, 1, 1)),
+                "authors": st.sampled_from([[], [cl.Author(raw="A. Other")]]),
+                "source": st.sampled_from(["crossref", "openalex"]),
+            },
+        )
+    )
+    return attrs.evolve(paper, **changes)
+
+
+@given(papers=st.lists(_paper(), min_size=1, max_size=6), ranks=st.data())
 @settings(max_examples=150, deadline=None)
-def test_order_equals_sorting_by_key_then_repr(
+def test_order_is_by_key_then_fields_whatever_the_input_order(
     papers: list[cl.Paper], ranks: st.DataObject
 ) -> None:
-    # Duplicated papers and equal ranks: the repr is needed only where the keys collide, and
-    # the order must be that of sorting by (rank, key, repr) as before.
+    # Equal ranks, and records of one work (equal key, title and year) that differ in one other
+    # field, the abstract included: the order is that of sorting by (rank, key, every field),
+    # for any order of the input, and no paper is formatted to find it.
+    records = [ranks.draw(_record_of(p)) for p in papers[:3]]
     items = [
         _Scored(
             p,
@@ -189,37 +214,66 @@ def test_order_equals_sorting_by_key_then_repr(
                 outcomes=(),
             ),
         )
-        for p in papers + papers[:2]
+        for p in papers + papers[:2] + records
     ]
-    expected = sorted(items, key=lambda s: (-s.comparison.rank, *_tie_key(s.paper), repr(s.paper)))
-    got = _order(list(reversed(items)))
+    expected = sorted(
+        items, key=lambda s: (-s.comparison.rank, *_tie_key(s.paper), paper_order_key(s.paper))
+    )
+    shuffled = ranks.draw(st.permutations(items))
+    with patch.object(cl.Paper, "__repr__", side_effect=AssertionError("formatted")):
+        got = _order(list(shuffled))
     assert [(s.comparison.rank, s.paper) for s in got] == [
         (s.comparison.rank, s.paper) for s in expected
     ]
 
 
-def test_order_formats_papers_only_when_their_keys_collide() -> None:
-    calls = 0
-    real = repr
+@given(a=_paper(), data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_paper_order_key_is_equal_for_equal_papers_only(a: cl.Paper, data: st.DataObject) -> None:
+    # A total order of papers: the keys of two papers are equal exactly when the papers are, and
+    # they sort as the papers' fields in declaration order, a missing value first.
+    b = data.draw(st.one_of(st.just(a), _record_of(a), _paper()))
+    assert (paper_order_key(a) == paper_order_key(b)) is (a == b)
+    assert paper_order_key(attrs.evolve(a, abstract=None)) < paper_order_key(
+        attrs.evolve(a, abstract="A.")
+    )
 
-    def counting(value: object) -> str:
+
+def test_catalog_ties_are_ordered_by_fields_without_formatting() -> None:
+    # Three records of one work with one title (equal scores, keys and titles): the catalog's
+    # ordered candidates come by their fields, whatever order the catalog holds them in.
+    base = cl.Paper(title="Entangled qubits", year=2007, identifiers=["10.5555/q"])
+    records = [
+        attrs.evolve(base, abstract="B."),
+        attrs.evolve(base, abstract="A."),
+        base,
+    ]
+    expected = sorted(records, key=paper_order_key)
+    for held in itertools.permutations(records):
+        catalog = cl.Catalog(held)
+        with patch.object(cl.Paper, "__repr__", side_effect=AssertionError("formatted")):
+            hits = catalog.scored_candidates(normalize_title(base.title), limit=1)
+        assert [catalog[pid] for _, pid in hits] == expected
+
+
+def test_order_reads_every_field_only_when_the_keys_collide() -> None:
+    calls = 0
+
+    def counting(paper: cl.Paper) -> tuple[object, ...]:
         nonlocal calls
         calls += 1
-        return real(value)
+        return paper_order_key(paper)
 
     comp = Comparison(
         title=None, prefix_title=None, rank=1.0, corroborations=0, hard=(), outcomes=()
     )
     a = cl.Paper(title="alpha beta", identifiers=["10.5555/a"])
     b = cl.Paper(title="gamma delta", identifiers=["10.5555/b"])
-    resolver_module.__dict__["repr"] = counting
-    try:
+    with patch.object(resolver_module, "paper_order_key", counting):
         _order([_Scored(b, comp), _Scored(a, comp)])
         assert calls == 0
         _order([_Scored(a, comp), _Scored(a, comp)])
         assert calls == 2
-    finally:
-        del resolver_module.__dict__["repr"]
 
 
 def _record(paper: cl.Paper, raw_authors: bool) -> dict[str, object]:
