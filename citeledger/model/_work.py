@@ -352,14 +352,15 @@ def paper_order_key(paper: Paper) -> tuple[object, ...]:
     the same way whatever order they come in. The resolver breaks its last ties between
     candidates with it (equal rank, key, title and year: two records of one work, say), where it
     used to sort by ``repr``, which formats every field of both papers and leaves out the
-    abstract. Fields in declaration order; a missing value sorts before any value.
+    abstract. Fields in declaration order; a missing value sorts before any value; identifiers
+    in their own order (scheme, then value).
 
     >>> a, b = Paper(title="A", venue="Nature"), Paper(title="A")
     >>> sorted([a, b], key=paper_order_key) == [b, a]
     True
     """
     return (
-        tuple((i.scheme.value, i.value) for i in paper.identifiers),
+        paper.identifiers,
         _text_key(paper.title),
         tuple(
             (
@@ -380,10 +381,7 @@ def paper_order_key(paper: Paper) -> tuple[object, ...]:
         _text_key(None if paper.work_type is None else paper.work_type.value),
         paper.areas,
         _text_key(paper.abstract),
-        tuple(
-            (r.kind.value, r.identifier.scheme.value, r.identifier.value, _text_key(r.source))
-            for r in paper.related
-        ),
+        tuple((r.kind.value, r.identifier, _text_key(r.source)) for r in paper.related),
         _text_key(paper.source),
     )
 
