@@ -386,6 +386,11 @@ def paper_order_key(paper: Paper) -> tuple[object, ...]:
     )
 
 
+#: The fields a reference takes from the paper it cites (:meth:`Reference.from_paper`, and the
+#: resolver's converter-free copy of it): a paper's fields that a reference has too.
+_FROM_PAPER = ("title", "authors", "year", "venue", "volume", "issue", "first_page", "identifiers")
+
+
 def _opt_confidence(value: object) -> float | None:
     confidence = _opt_float(value)
     if confidence is not None and not 0.0 <= confidence <= 1.0:
@@ -535,18 +540,11 @@ class Reference:
 
     @classmethod
     def from_paper(cls, paper: Paper, *, position: int | None = None) -> Reference:
-        """A reference that cites ``paper`` with all of its fields."""
-        return cls(
-            position=position,
-            title=paper.title,
-            authors=paper.authors,
-            year=paper.year,
-            venue=paper.venue,
-            volume=paper.volume,
-            issue=paper.issue,
-            first_page=paper.first_page,
-            identifiers=paper.identifiers,
-        )
+        """A reference that cites ``paper`` with all of its fields.
+
+        Its title, authors, year, venue, volume, issue, first page and identifiers.
+        """
+        return cls(position=position, **{name: getattr(paper, name) for name in _FROM_PAPER})
 
     def get_extra(self, name: str) -> str | None:
         """The raw value kept under ``name`` in :attr:`extra`, if any."""

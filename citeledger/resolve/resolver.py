@@ -46,6 +46,7 @@ from citeledger.model import (
     ResolutionState,  # the model's own validator
 )
 from citeledger.model._observation import _Deferred
+from citeledger.model._work import _FROM_PAPER
 from citeledger.resolve._batch import (
     _MIN_BATCH,
     _asked,
@@ -711,12 +712,12 @@ class Resolver:
             return out
 
 
-# Reference fields that Reference.from_paper fills from a paper; the others keep their defaults.
-_FROM_PAPER: Final = ("title", "authors", "year", "venue", "volume", "issue", "first_page")
+# Reference fields that Reference.from_paper leaves at their defaults: all but the _FROM_PAPER
+# ones, which it takes from the paper.
 _REFERENCE_REST: Final = tuple(
     (a.name, getattr(Reference(), a.name))
     for a in attrs.fields(Reference)
-    if a.name not in _FROM_PAPER and a.name != "identifiers"
+    if a.name not in _FROM_PAPER
 )
 
 
@@ -767,7 +768,6 @@ def _reference_from_paper(paper: Paper) -> Reference:
         setattr_(obj, name, value)
     for name in _FROM_PAPER:
         setattr_(obj, name, getattr(paper, name))
-    setattr_(obj, "identifiers", paper.identifiers)
     return obj
 
 
