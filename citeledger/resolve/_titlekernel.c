@@ -899,6 +899,33 @@ batch_done(Batch *b, const long long *res)
 #define BATCH_KERNELS(ISA)                                                                     \
     {lcs_batch_##ISA##_1, lcs_batch_##ISA##_2, lcs_batch_##ISA##_3, lcs_batch_##ISA##_4}
 
+/* the 8 lanes' match-table rows r (n words each) turned into n vectors M, M[w] holding word w
+ * of every row: two words by 128-bit loads and unpacks, other widths word by word */
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static inline void
+lane_words_avx512(__m512i *M, const uint64_t *const *r, int n)
+{
+    if (n == 2) {
+        __m512i lo = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[0]));
+        __m512i hi = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[1]));
+        lo = _mm512_inserti32x4(lo, _mm_loadu_si128((const __m128i *)r[2]), 1);
+        hi = _mm512_inserti32x4(hi, _mm_loadu_si128((const __m128i *)r[3]), 1);
+        lo = _mm512_inserti32x4(lo, _mm_loadu_si128((const __m128i *)r[4]), 2);
+        hi = _mm512_inserti32x4(hi, _mm_loadu_si128((const __m128i *)r[5]), 2);
+        lo = _mm512_inserti32x4(lo, _mm_loadu_si128((const __m128i *)r[6]), 3);
+        hi = _mm512_inserti32x4(hi, _mm_loadu_si128((const __m128i *)r[7]), 3);
+        M[0] = _mm512_unpacklo_epi64(lo, hi);
+        M[n - 1] = _mm512_unpackhi_epi64(lo, hi);
+    }
+    else {
+        for (int w = 0; w < n; w++) {
+            M[w] = _mm512_set_epi64((long long)r[7][w], (long long)r[6][w],
+                                    (long long)r[5][w], (long long)r[4][w],
+                                    (long long)r[3][w], (long long)r[2][w],
+                                    (long long)r[1][w], (long long)r[0][w]);
+        }
+    }
+}
+
 /* AVX-512 (F and VPOPCNTDQ): 8 lanes; N words of the query (1 to 4); the abort check in
  * vectors too (the lanes' LCS by vector popcount), every BATCH_CHECK_AVX512 characters */
 #define DEFINE_BATCH_AVX512(N)                                                                 \
@@ -920,26 +947,7 @@ batch_done(Batch *b, const long long *res)
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
                 BATCH_ROWS(r, 8, N)                                                            \
                 __m512i M[N];                                                                  \
-                if (N == 2) {                                                                  \
-                    __m512i lo_ = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[0])); \
-                    __m512i hi_ = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)r[1])); \
-                    lo_ = _mm512_inserti32x4(lo_, _mm_loadu_si128((const __m128i *)r[2]), 1);  \
-                    hi_ = _mm512_inserti32x4(hi_, _mm_loadu_si128((const __m128i *)r[3]), 1);  \
-                    lo_ = _mm512_inserti32x4(lo_, _mm_loadu_si128((const __m128i *)r[4]), 2);  \
-                    hi_ = _mm512_inserti32x4(hi_, _mm_loadu_si128((const __m128i *)r[5]), 2);  \
-                    lo_ = _mm512_inserti32x4(lo_, _mm_loadu_si128((const __m128i *)r[6]), 3);  \
-                    hi_ = _mm512_inserti32x4(hi_, _mm_loadu_si128((const __m128i *)r[7]), 3);  \
-                    M[0] = _mm512_unpacklo_epi64(lo_, hi_);                                    \
-                    M[N - 1] = _mm512_unpackhi_epi64(lo_, hi_);                                \
-                }                                                                              \
-                else {                                                                         \
-                    for (int w = 0; w < N; w++) {                                              \
-                        M[w] = _mm512_set_epi64((long long)r[7][w], (long long)r[6][w],        \
-                                                (long long)r[5][w], (long long)r[4][w],        \
-                                                (long long)r[3][w], (long long)r[2][w],        \
-                                                (long long)r[1][w], (long long)r[0][w]);       \
-                    }                                                                          \
-                }                                                                              \
+                lane_words_avx512(M, r, N);                                                    \
                 __mmask8 carry = 0;                                                            \
                 for (int w = 0; w < N; w++) {                                                  \
                     __m512i u = _mm512_and_si512(S[w], M[w]);                                  \
@@ -989,6 +997,29 @@ popcount_avx2(__m256i v)
     return _mm256_sad_epu8(cnt, _mm256_setzero_si256());
 }
 
+/* the 4 lanes' match-table rows r (n words each) turned into n vectors M, M[w] holding word w
+ * of every row: two words by 128-bit loads and unpacks, other widths word by word */
+__attribute__((target("avx2"))) static inline void
+lane_words_avx2(__m256i *M, const uint64_t *const *r, int n)
+{
+    if (n == 2) {
+        __m256i lo = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r[0])),
+            _mm_loadu_si128((const __m128i *)r[2]), 1);
+        __m256i hi = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r[1])),
+            _mm_loadu_si128((const __m128i *)r[3]), 1);
+        M[0] = _mm256_unpacklo_epi64(lo, hi);
+        M[n - 1] = _mm256_unpackhi_epi64(lo, hi);
+    }
+    else {
+        for (int w = 0; w < n; w++) {
+            M[w] = _mm256_set_epi64x((long long)r[3][w], (long long)r[2][w],
+                                     (long long)r[1][w], (long long)r[0][w]);
+        }
+    }
+}
+
 /* AVX2: 4 lanes; no unsigned 64-bit compare, so x < u is compared with the sign bits flipped */
 #define DEFINE_BATCH_AVX2(N)                                                                   \
     __attribute__((target("avx2"))) static void lcs_batch_avx2_##N(                            \
@@ -1011,22 +1042,7 @@ popcount_avx2(__m256i v)
             for (Py_ssize_t i = i0; i < i1; i++) {                                             \
                 BATCH_ROWS(r, 4, N)                                                            \
                 __m256i M[N];                                                                  \
-                if (N == 2) {                                                                  \
-                    __m256i lo_ = _mm256_inserti128_si256(                                     \
-                        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r[0])),        \
-                        _mm_loadu_si128((const __m128i *)r[2]), 1);                            \
-                    __m256i hi_ = _mm256_inserti128_si256(                                     \
-                        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)r[1])),        \
-                        _mm_loadu_si128((const __m128i *)r[3]), 1);                            \
-                    M[0] = _mm256_unpacklo_epi64(lo_, hi_);                                    \
-                    M[N - 1] = _mm256_unpackhi_epi64(lo_, hi_);                                \
-                }                                                                              \
-                else {                                                                         \
-                    for (int w = 0; w < N; w++) {                                              \
-                        M[w] = _mm256_set_epi64x((long long)r[3][w], (long long)r[2][w],       \
-                                                 (long long)r[1][w], (long long)r[0][w]);      \
-                    }                                                                          \
-                }                                                                              \
+                lane_words_avx2(M, r, N);                                                      \
                 __m256i carry = _mm256_setzero_si256(); /* -1 where a carry comes in */        \
                 for (int w = 0; w < N; w++) {                                                  \
                     __m256i u = _mm256_and_si256(S[w], M[w]);                                  \
