@@ -33,22 +33,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from paper_build import build  # (benchmarks/ is this script's folder, first on sys.path)
+
 import citeledger as cl
 
 
 def load(path: Path) -> tuple[list[Any], list[Any]]:
     """The workload's papers and references, built as ``speed.py run`` builds them."""
     data = json.loads(path.read_text())
-    papers = [
-        cl.Paper(
-            title=p["title"],
-            authors=p["authors"],
-            year=p["year"],
-            venue=p["venue"],
-            identifiers=[cl.parse_identifier(p["doi"], scheme="doi")],
-        )
-        for p in data["papers"]
-    ]
+    papers = build(data["papers"])
     refs: list[Any] = []
     for r in data["refs"]:
         if r["kind"] == "string":
