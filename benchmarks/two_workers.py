@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -100,6 +101,7 @@ def main() -> None:
         return
     # Loading and building take about 20 s at 200k papers, 80 s at 1M (two at once: longer).
     lead = a.lead if a.lead is not None else max(30.0, a.workload.stat().st_size / 2.5e6)
+    print(f"citeledger from {Path(cl.__file__).parent}; load average {os.getloadavg()[0]:.2f}")
     kinds = ["one", "two", "pair"]
     walls: dict[str, list[float]] = {k: [] for k in kinds}
     for k in range(a.rounds):
@@ -123,7 +125,10 @@ def main() -> None:
     one = statistics.mean(walls["one"])
     two = statistics.mean(walls["two"])
     pair = statistics.mean(walls["pair"])
-    print(f"means: one {one:.2f} s, two {two:.2f} s, pair (slower of the two) {pair:.2f} s")
+    print(
+        f"means: one {one:.2f} s, two {two:.2f} s, pair (slower of the two) {pair:.2f} s; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     per_round = [o / t for o, t in zip(walls["one"], walls["two"], strict=True)]
     ceilings = [2 * o / p for o, p in zip(walls["one"], walls["pair"], strict=True)]
     print(
