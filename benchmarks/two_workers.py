@@ -34,7 +34,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from paper_build import build  # (benchmarks/ is this script's folder, first on sys.path)
+# (benchmarks/ is this script's folder, first on sys.path)
+from catalog_build import refs_of
+from paper_build import build
 
 import citeledger as cl
 
@@ -42,23 +44,12 @@ import citeledger as cl
 def load(path: Path) -> tuple[list[Any], list[Any]]:
     """The workload's papers and references, built as ``speed.py run`` builds them."""
     data = json.loads(path.read_text())
-    papers = build(data["papers"])
-    refs: list[Any] = []
-    for r in data["refs"]:
-        if r["kind"] == "string":
-            refs.append(cl.Reference.from_string(r["raw"]))
-        else:
-            kw = {k: r[k] for k in ("title", "authors", "year") if r.get(k) is not None}
-            if r.get("doi"):
-                kw["identifiers"] = [cl.parse_identifier(r["doi"], scheme="doi")]
-            refs.append(cl.Reference(**kw))
-    return papers, refs
+    return build(data["papers"]), refs_of(data["refs"])
 
 
 def child(path: Path, workers: int, start_at: float | None) -> None:
     """One measured process: load, build, (wait), resolve; print the seconds as JSON."""
     papers, refs = load(path)
-    del path
     resolver = cl.Resolver(papers)
     # A first RapidFuzz cdist imports NumPy (once per process): not part of the batch.
     import numpy as np  # noqa: F401, PLC0415
