@@ -53,8 +53,9 @@ __all__ = [
 
 #: A candidate before comparison: (title similarity, paper, its normalised title, the catalog
 #: that keeps its author keys and its id there, or None and 0, and the plain ``fuzz.ratio`` of
-#: the titles if computed). The paper is None if the catalog has not built it yet (a pool of
-#: many candidates from one catalog): it is built when read.
+#: the titles if computed). With one catalog as the only provider, the paper may be None (a
+#: record the catalog has not built yet, or any candidate of a pool of many): it is built when
+#: read, for the few candidates compared or ordered.
 PoolItem = tuple[float, Paper | None, str, Catalog | None, int, float | None]
 
 # A pool item's (similarity, normalised title, ratio): what its title bounds read.
@@ -201,13 +202,19 @@ def compared(
         # The bound with the year's own agreement; hopeless: fails whatever the others.
         have = fine[i]
         if have is None:
-            year = (
-                None
-                if feats.year is None
-                else year_agreement(
-                    feats, paper_of(i), tolerance=tol, preprint_tolerance=preprint_tol
-                )
-            )
+            year = None
+            if feats.year is not None:
+                _, _, _, catalog, pid, _ = kept[i]
+                if catalog is not None:
+                    # from the catalog's year column (a record not built yet stays unbuilt)
+                    # unless the preprint rule reads the paper itself
+                    year = _year_agreement_of_year(
+                        feats, catalog.year_of(pid), tolerance=tol, preprint_tolerance=preprint_tol
+                    )
+                if year is None:
+                    year = year_agreement(
+                        feats, paper_of(i), tolerance=tol, preprint_tolerance=preprint_tol
+                    )
             hopeless = year is Agreement.DISAGREE or weak[i]
             have = fine[i] = (bounds[i].points + field_points_bound(feats, year), hopeless)
         return have

@@ -257,6 +257,11 @@ class Resolver:
                 papers = provider._papers  # noqa: SLF001 - None for a record not yet built
                 left = feats.title
                 ratio_of = fuzz.ratio
+                # With no other provider (whose candidates are told apart from these by
+                # comparing papers), a record not built yet (``Catalog.from_records``) stays
+                # unbuilt in the pool (None): compared() builds the few it compares or orders,
+                # not every hit.
+                alone = len(self.providers) == 1
                 if len(hits) < _MANY_HITS:
                     for score, pid in hits:
                         if score < floor:
@@ -266,15 +271,14 @@ class Resolver:
                         # (the catalog computed it on the same normalised titles); add the
                         # ratio half.
                         ratio = float(ratio_of(left, title)) if title else 0.0
-                        paper = papers[pid] or provider[pid]
+                        paper = papers[pid] if alone else papers[pid] or provider[pid]
                         pool.append((max(ratio, score), paper, title, provider, pid, ratio))
                     continue
                 # Many hits (a generic title recorded over and over): the same items, read
                 # column by column, with one string per distinct title (the later steps hash and
-                # compare them) and its ratio computed once. With no other provider (whose
-                # candidates are told apart from these by comparing papers), the pool holds no
-                # paper (None): compared() reads ``catalog[pid]`` for the few it compares or
-                # orders, not the papers of every hit.
+                # compare them) and its ratio computed once. With no other provider, the pool
+                # holds no paper at all (None), built or not: compared() reads ``catalog[pid]``
+                # for the few it compares or orders.
                 if min(map(_first, hits)) < floor:  # (the window usually keeps every hit)
                     cut = next(k for k, hit in enumerate(hits) if hit[0] < floor)
                     hits = hits[:cut]
@@ -288,7 +292,7 @@ class Resolver:
                     zip(
                         map(max, hit_ratios, map(_first, hits)),
                         repeat(None, len(pids))
-                        if len(self.providers) == 1
+                        if alone
                         else [papers[pid] or provider[pid] for pid in pids],
                         hit_titles,
                         repeat(provider, len(pids)),
