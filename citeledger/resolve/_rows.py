@@ -23,7 +23,8 @@ from citeledger.identifiers import Identifier, work_key
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
 from citeledger.model import Paper
-from citeledger.model._convert import _identifier, _opt_str
+from citeledger.model._convert import _identifier, _identifiers, _opt_str
+from citeledger.model._work import _authors
 from citeledger.resolve.normalize import (
     STOPWORDS,
     normalize_text,
@@ -53,6 +54,13 @@ _VENUE_CACHE_SIZE: Final = 200_000
 
 
 _NO_AUTHORS: Final[tuple[Any, ...]] = ()
+
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+#: The fields of a Paper that a row does not hold, at their (converted) defaults.
+_PAPER_REST: Final = tuple(
+    (a.name, getattr(Paper(), a.name)) for a in attrs.fields(Paper) if a.name not in _ROW_FIELDS
+)
 
 
 # title_tokens drops stopwords and one-character tokens; in an ASCII normalised title those are
@@ -327,17 +335,22 @@ class _Rows:
         if record is not None:
             light, authors = record
             return attrs.evolve(light, authors=authors)
-        year = self.year[pid]
-        return Paper(
-            title=self.title[pid],
-            authors=self.authors[pid],
-            year=year or None,
-            venue=self.venue[pid],
-            volume=self.volume[pid],
-            issue=self.issue[pid],
-            pages=self.pages[pid],
-            identifiers=self.identifiers[pid],
-        )
+        # Slot by slot, as unpickling does: a row keeps the title, year, venue, volume, issue
+        # and pages as Paper's converters return them (an empty text excepted: None here), so
+        # only the authors and the identifiers, kept as given, are converted (a third less
+        # time per paper than ``Paper(...)``; the resolver builds every record it compares).
+        paper: Paper = _new(Paper)
+        _set(paper, "identifiers", _identifiers(self.identifiers[pid]))
+        _set(paper, "title", self.title[pid] or None)
+        _set(paper, "authors", _authors(self.authors[pid]))
+        _set(paper, "year", self.year[pid] or None)
+        _set(paper, "venue", self.venue[pid] or None)
+        _set(paper, "volume", self.volume[pid] or None)
+        _set(paper, "issue", self.issue[pid] or None)
+        _set(paper, "pages", self.pages[pid] or None)
+        for name, value in _PAPER_REST:
+            _set(paper, name, value)
+        return paper
 
 
 def _code_text(value: Any) -> str | None:
