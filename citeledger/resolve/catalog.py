@@ -446,14 +446,14 @@ class Catalog:
         Indexes exactly what ``Catalog(Paper(**r) for r in records)`` would (the resolver
         decides alike: tests check it), without building the papers: the fields are converted
         and checked by ``Paper``'s own converters and held in columns, and each paper is built
-        from its record the first time it is read (as a candidate, a result or through
-        ``catalog[pid]``), then kept. The cyclic garbage collector is paused while it runs
-        (the build makes no cycles, and the collector would walk the caller's records again and
-        again). The titles are indexed, and titles, volumes and pages folded, by the compiled
+        from its record the first time it is read (a candidate the resolver compares or
+        orders, a result, or ``catalog[pid]``), then kept. The cyclic garbage collector is
+        paused while it runs (the build makes no cycles, and the collector would walk the
+        caller's records again and again). The titles are indexed, and titles, volumes and pages folded, by the compiled
         ``_rowkernel`` when the extension is built (else in Python, with the same result). About
-        9-11 CPU-seconds and 0.5 GB per million records of the common fields on the shared
-        workload (17-24 with the pure-Python steps; 41-43 before the columns), measured with
-        ``benchmarks/catalog_build.py``.
+        9-11 CPU-seconds (16-17 on a slower machine) and 0.5 GB per million records of the
+        common fields on the shared workload (17-24 with the pure-Python steps; 41-43 before
+        the columns), measured with ``benchmarks/catalog_build.py``.
 
         ``records`` may be:
 
