@@ -133,13 +133,19 @@ _DOI_LABEL_RE: Final = re.compile(r"(?:urn:|info:)?doi(?:[ \t]*:[ \t]*|[ \t]+|/)
 # are the truncated publisher-asserted DOI crossref-overall-2k:1894 (gold 10.1007/bf02293557).
 # Kluwer's 10.1023 "A"/"B" suffixes always have a colon ("10.1023/A:1006047319921"); its absence
 # is the malformed DOI crossref-overall-2k:1459.
+# (prefix, applies, valid, reason): a rule applies to a lowercased DOI that starts with its
+# prefix and fully matches ``applies``, and refuses it unless it fully matches ``valid``. Every
+# ``applies`` pattern starts with its prefix (a test checks it), so a DOI with none of the
+# prefixes, nearly every DOI, is let through without a regular expression.
 _DOI_PUBLISHER_RULES: Final = (
     (
+        "10.1007/bf",
         re.compile(r"10\.1007/bf[0-9]*"),
         re.compile(r"10\.1007/bf[0-9]{8}"),
         "Springer 10.1007/BF DOIs have exactly 8 digits after 'BF' (truncated?)",
     ),
     (
+        "10.1023/",
         re.compile(r"10\.1023/[ab][0-9]+"),
         re.compile(r"(?!)"),
         "Kluwer 10.1023 DOIs have a colon after the 'A'/'B' (10.1023/A:...)",
@@ -155,8 +161,13 @@ def _doi_value(text: str) -> str:
     return _doi_value_slow(text)
 
 
+_DOI_RULE_PREFIXES: Final = tuple(rule[0] for rule in _DOI_PUBLISHER_RULES)
+
+
 def _doi_publisher_rules(original: str, value: str) -> str:
-    for applies, valid, reason in _DOI_PUBLISHER_RULES:
+    if not value.startswith(_DOI_RULE_PREFIXES):
+        return value  # no rule applies (each applies within its prefix only)
+    for _, applies, valid, reason in _DOI_PUBLISHER_RULES:
         if applies.fullmatch(value) and not valid.fullmatch(value):
             raise InvalidIdentifier(original, reason, "doi")
     return value

@@ -1067,3 +1067,21 @@ def test_percent_escapes_that_are_not_utf8_are_left_alone() -> None:
     assert str(cl.normalize_doi("https://doi.org/10.1234/%ff%fe")) == "doi:10.1234/%ff%fe"
     assert "\ufffd" not in str(cl.normalize_doi("10.1234/%E9%ZZ"))
     assert str(cl.normalize_doi("10.1234/abc%2Fdef")) == "doi:10.1234/abc/def"  # still decoded
+
+
+def test_each_doi_publisher_rule_applies_within_its_prefix_only() -> None:
+    # _doi_publisher_rules lets a DOI with none of the rules' prefixes through without trying
+    # their patterns: exact only while every pattern that decides whether a rule applies starts
+    # with that rule's prefix (a pattern for another prefix would never be tried).
+    import re  # noqa: PLC0415
+
+    from citeledger.identifiers import _normalize  # noqa: PLC0415
+
+    for prefix, applies, _, _ in _normalize._DOI_PUBLISHER_RULES:
+        assert prefix == prefix.lower()  # the rules read the lowercased DOI
+        assert applies.pattern.startswith(re.escape(prefix)), (prefix, applies.pattern)
+    # ... and the rules still refuse what they refuse, with or without the prefix test
+    for doi in ("10.1007/BF0229355", "10.1023/A1006047319921", "10.1023/b123"):
+        with pytest.raises(InvalidIdentifier):
+            cl.parse_identifier(doi, scheme="doi")
+    assert cl.parse_identifier("10.1007/BF02293557", scheme="doi").value == "10.1007/bf02293557"
