@@ -451,7 +451,7 @@ class Catalog:
         paused while it runs (the build makes no cycles, and the collector would walk the
         caller's records again and again). The titles are indexed, and titles, volumes and
         pages folded, by the compiled ``_rowkernel`` when the extension is built (else in
-        Python, with the same result). About 9-11 CPU-seconds (16-17 on a slower machine) and
+        Python, with the same result). About 9-11 CPU-seconds (15-18 on a slower machine) and
         0.5 GB per million records of the common fields on the shared workload (17-24 with the
         pure-Python steps; 41-43 before the columns), measured with
         ``benchmarks/catalog_build.py``.
