@@ -7,6 +7,7 @@ import pickle
 import unittest.mock
 from collections.abc import Iterator
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -517,3 +518,27 @@ def test_the_fuzzy_route_builds_only_the_records_it_compares() -> None:
     # ... and the same decision as with the papers built up front
     papers = [cl.Paper(**r) for r in records]  # type: ignore[arg-type]
     assert cl.Resolver(papers).resolve(ref) == res
+
+
+def test_a_paper_built_from_its_row_is_the_papers_equal_in_every_field() -> None:
+    # _Rows.paper sets the slots directly (no Paper(...) call): every field must still be set,
+    # equal, hashed and pickled as Paper(**record) is, whichever fields the row holds.
+    record: dict[str, object] = {
+        "title": "  Deep   residual learning ",
+        "authors": ["Kaiming He", "X. Zhang"],
+        "year": 2016,
+        "venue": "CVPR",
+        "volume": " 12 ",
+        "issue": "3",
+        "pages": "770 – 778",
+        "identifiers": ["10.1109/CVPR.2016.90", "arXiv:1512.03385"],
+    }
+    assert set(record) == set(_rows._ROW_FIELDS)
+    built = cl.Catalog.from_records([record, {"title": ""}])
+    whole = cl.Paper(**record)  # type: ignore[arg-type]
+    for got, want in ((built[0], whole), (built[1], cl.Paper(title=""))):
+        for field in attrs.fields(cl.Paper):
+            assert getattr(got, field.name) == getattr(want, field.name), field.name
+        assert got == want
+        assert hash(got) == hash(want)
+        assert pickle.loads(pickle.dumps(got)) == want
