@@ -257,9 +257,10 @@ class _Rows:
     """The columns of the papers a catalog holds as records until they are first read.
 
     Row ``pid`` is paper ``pid`` (rows of papers added as :class:`Paper` are placeholders).
-    Each column holds the field as ``Paper``'s converter returns it (so building the paper
-    from them converts nothing twice and gives the paper the record describes), except the
-    authors, kept as given (a tuple of names, :class:`Author` values or mappings, converted
+    Each column holds the field as ``Paper``'s converter returns it, but for an empty text,
+    kept as ``""`` where the converter gives None (:meth:`paper` reads it as None), so building
+    the paper from them converts nothing twice and gives the paper the record describes; except
+    the authors, kept as given (a tuple of names, :class:`Author` values or mappings, converted
     when the paper is built), and the identifiers, kept as given too (parsed at build time
     for the index, and again when the paper is built). A record outside these columns is kept
     in ``records`` as its paper without authors (built to check it) and its authors.
