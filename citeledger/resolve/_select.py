@@ -13,6 +13,8 @@ from itertools import compress
 from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Final
 
+from rapidfuzz import fuzz
+
 from citeledger.model import Agreement, Paper, Reference
 from citeledger.resolve._rules import (
     _SERIES_OTHERS,
@@ -39,14 +41,20 @@ from citeledger.resolve.scoring import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    import numpy as np
+    import numpy.typing as npt
+
     from citeledger.resolve._config import ResolverConfig
+    from citeledger.resolve.catalog import ScoredCandidate
     from citeledger.resolve.names import NameKey
     from citeledger.resolve.scoring import AuthorIndex, TitlePart
 
 __all__ = [
+    "ManyPool",
     "PoolItem",
     "compared",
     "fails_whatever_fields",
+    "many_pool",
     "scored_candidate",
     "year_tolerances",
 ]
@@ -73,6 +81,117 @@ _MANY = 16
 # Candidates that cannot matter to a decision are not compared; the tests turn this off to
 # check the decisions against comparing every candidate.
 _PRUNE = True
+
+
+class ManyPool:
+    """The candidates in the title window of many hits of one catalog, held column by column.
+
+    What :func:`compared` reads as ``kept`` when one catalog, the only provider, has many hits
+    for a reference (a title recorded over and over: "editorial", a column, a work reprinted):
+    the same candidates in the same order as the list of :data:`PoolItem` the candidate stage
+    would build (best title similarity first, equal ones in the order of the hits), but as
+    columns, so that :func:`compared` reads their bounds, years and order once per distinct
+    title and year rather than once per candidate. ``pool[i]`` is candidate ``i`` as a
+    :data:`PoolItem` (no paper: :func:`compared` builds the few it compares or orders).
+
+    Attributes:
+        catalog: The catalog that proposed them all.
+        sims: Each candidate's title similarity.
+        pids: Each candidate's id in the catalog.
+        tids: Each candidate's title, as an index into ``titles``.
+        titles: The distinct normalised titles, one string each.
+        ratios: Each distinct title's plain ``fuzz.ratio`` with the reference's title.
+        tid_array: ``tids`` as a NumPy array.
+        sim_array: ``sims`` as a NumPy array.
+    """
+
+    __slots__ = ("catalog", "pids", "ratios", "sim_array", "sims", "tid_array", "tids", "titles")
+
+    def __init__(  # noqa: PLR0917 - the columns, as many_pool makes them
+        self,
+        catalog: Catalog,
+        sims: npt.NDArray[np.float64],
+        pids: npt.NDArray[np.intp],
+        tids: npt.NDArray[np.intp],
+        titles: list[str],
+        ratios: list[float],
+    ) -> None:
+        self.catalog = catalog
+        self.sim_array = sims
+        self.tid_array = tids
+        self.sims: list[float] = sims.tolist()
+        self.pids: list[int] = pids.tolist()
+        self.tids: list[int] = tids.tolist()
+        self.titles = titles
+        self.ratios = ratios
+
+    def __len__(self) -> int:
+        return len(self.sims)
+
+    def __getitem__(self, i: int) -> PoolItem:
+        tid = self.tids[i]
+        return (self.sims[i], None, self.titles[tid], self.catalog, self.pids[i], self.ratios[tid])
+
+    def items(self) -> list[PoolItem]:
+        """Every candidate as a :data:`PoolItem`, in order."""
+        return [self[i] for i in range(len(self.sims))]
+
+    def with_title(self, title: str) -> list[int]:
+        """The candidates whose normalised title is ``title``, in order."""
+        import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
+
+        try:
+            tid = self.titles.index(title)
+        except ValueError:
+            return []
+        found: list[int] = np.flatnonzero(self.tid_array == tid).tolist()
+        return found
+
+
+def many_pool(
+    catalog: Catalog,
+    left: str,
+    hits: Sequence[ScoredCandidate],
+    *,
+    window: float,
+    most: int,
+) -> ManyPool | list[PoolItem]:
+    """The candidates the fuzzy route keeps of many title ``hits`` of ``catalog``, alone.
+
+    ``left``: the reference's normalised title; ``hits``: ``(token_sort_ratio, id)`` pairs,
+    none more than ``window`` below the first. The candidate stage's rule, column by column:
+    each candidate's similarity is the best of its hit's score and the plain ``fuzz.ratio`` of
+    the titles (computed once per distinct title); best first, equal ones in the order of the
+    hits (a stable sort); those within ``window`` of the best; and, beyond ``most`` of them,
+    those at or above the ``most``-th similarity. A :class:`ManyPool` of them, or the list of
+    :data:`PoolItem` when fewer than :data:`_MANY` are left (the few-candidates path reads
+    that). Empty ``hits`` give an empty list.
+    """
+    import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
+
+    if not hits:
+        return []
+    n = len(hits)
+    scores = np.fromiter(map(_first, hits), dtype=np.float64, count=n)
+    pids = np.fromiter(map(_second, hits), dtype=np.intp, count=n)
+    column = catalog._normalized  # noqa: SLF001 - the catalog's normalised titles
+    hit_titles = list(map(column.__getitem__, pids.tolist()))
+    # one string per distinct title, in the order first met
+    titles = list(dict.fromkeys(hit_titles))
+    tid_of = {title: k for k, title in enumerate(titles)}
+    tids = np.fromiter(map(tid_of.__getitem__, hit_titles), dtype=np.intp, count=n)
+    ratio_of = fuzz.ratio
+    ratios = [float(ratio_of(left, title)) if title else 0.0 for title in titles]
+    sims = np.maximum(np.asarray(ratios, dtype=np.float64)[tids], scores)
+    order = np.argsort(-sims, kind="stable")
+    sims = sims[order]
+    floor = sims[0] - window
+    keep = int(np.count_nonzero(sims >= floor))  # a prefix: the similarities are sorted
+    if keep > most:
+        keep = int(np.count_nonzero(sims[:keep] >= sims[most - 1]))
+    order = order[:keep]
+    pool = ManyPool(catalog, sims[:keep], pids[order], tids[order], titles, ratios)
+    return pool if keep >= _MANY else pool.items()
 
 
 def year_tolerances(cfg: ResolverConfig, feats: ReferenceFeatures) -> tuple[int, int]:
@@ -153,7 +272,10 @@ def fails_whatever_fields(
 
 
 def compared(
-    cfg: ResolverConfig, feats: ReferenceFeatures, ref: Reference, kept: list[PoolItem]
+    cfg: ResolverConfig,
+    feats: ReferenceFeatures,
+    ref: Reference,
+    kept: list[PoolItem] | ManyPool,
 ) -> list[_Scored]:
     """The candidates of ``kept`` that can matter to the decision, compared.
 
@@ -179,6 +301,9 @@ def compared(
     on them gives the state and target of deciding on every candidate, and a verified
     result's score and evidence (a test checks it); an ``UNRESOLVED`` reason may name
     another failing candidate, and a verified one a runner-up beyond the margin or none.
+
+    ``kept``: the candidates, best title first: a list, or a :class:`ManyPool` (very many hits
+    of one catalog alone).
     """
     tol, preprint_tol = year_tolerances(cfg, feats)
     left = feats.title
@@ -265,6 +390,7 @@ def compared(
     live: list[int] | None = None
     reach: list[float] = []  # with many candidates, their refined bounds
     if n < _MANY:
+        assert isinstance(kept, list)  # (a ManyPool holds more)
         bounds = [
             title_bounds(left, title, sim, labelled=labelled, ratio=ratio)
             for sim, _, title, _, _, ratio in kept
@@ -277,8 +403,11 @@ def compared(
         ]
         order = sorted(range(n), key=rough.__getitem__, reverse=True)
     else:
-        rough, refined = _many_bounds(
-            feats, kept, paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled
+        rest = (paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled)
+        rough, refined = (
+            _column_bounds(feats, kept, *rest)
+            if isinstance(kept, ManyPool)
+            else _many_bounds(feats, kept, *rest)
         )
         fine[:] = refined
         reach = list(map(_first, refined))
@@ -338,7 +467,15 @@ def compared(
     top = _order(list(chosen))[0]
     have = sum(1 for s in chosen if s is not top and _series_member(top, s.paper, s.title))
     if have < _SERIES_OTHERS and top.title:
-        issues = [i for i in range(n) if i not in picked and kept[i][2] == top.title]
+        issues = [
+            i
+            for i in (
+                kept.with_title(top.title)
+                if isinstance(kept, ManyPool)
+                else [i for i in range(n) if kept[i][2] == top.title]
+            )
+            if i not in picked
+        ]
         for i in ranked(issues, rough.__getitem__, paper_of):
             if have >= _SERIES_OTHERS:
                 break
@@ -417,3 +554,86 @@ def _many_bounds(  # noqa: PLR0917 - compared()'s values, passed on
         )
     info = list(map(per_class.__getitem__, classes))
     return list(map(_first, info)), list(map(_second, info))
+
+
+def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
+    feats: ReferenceFeatures,
+    kept: ManyPool,
+    paper_of: Callable[[int], Paper],
+    tol: int,
+    preprint_tol: int,
+    most: float,
+    need_title: float,
+    need_prefix: float,
+    labelled: bool,
+) -> tuple[list[float], list[tuple[float, bool]]]:
+    """:func:`_many_bounds` for a :class:`ManyPool`: the same values, with arrays.
+
+    Each title's bounds are computed once, each year's agreement once, and both spread to the
+    candidates by their title and year indexes; only the papers that the preprint rule reads
+    are read. The years come from the catalog's year column.
+    """
+    import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
+
+    n = len(kept)
+    # The title classes (similarity, title, ratio), and each candidate's (an index into them).
+    if _one_similarity_per_title(kept):
+        sim_of = np.zeros(len(kept.titles))
+        sim_of[kept.tid_array] = kept.sim_array
+        keys = list(zip(sim_of.tolist(), kept.titles, kept.ratios, strict=True))
+        of_class = kept.tid_array
+    else:  # (not met: the two halves of a similarity are the title's) class by class
+        per_item = [(kept.sims[i], kept.titles[t], kept.ratios[t]) for i, t in enumerate(kept.tids)]
+        index = {key: k for k, key in enumerate(dict.fromkeys(per_item))}
+        keys = list(index)
+        of_class = np.fromiter(map(index.__getitem__, per_item), dtype=np.intp, count=n)
+    bounds = [
+        title_bounds(feats.title, title, sim, labelled=labelled, ratio=ratio)
+        for sim, title, ratio in keys
+    ]
+    points = np.array([b.points for b in bounds], dtype=np.float64)
+    weak = np.array(
+        [b.title < need_title and (b.prefix is None or b.prefix < need_prefix) for b in bounds],
+        dtype=np.bool_,
+    )
+    rough = (points + most)[of_class]
+    if feats.year is None:  # no year's agreement: every class is a title's
+        reach = (points + field_points_bound(feats, None))[of_class]
+        return rough.tolist(), list(zip(reach.tolist(), weak[of_class].tolist(), strict=True))
+    years = kept.catalog.years_at(kept.pids)
+    distinct, of_year = np.unique(years, return_inverse=True)
+    per_year = [
+        _year_agreement_of_year(feats, year or None, tolerance=tol, preprint_tolerance=preprint_tol)
+        for year in distinct.tolist()
+    ]
+    # Each candidate's year agreement as an index into _AGREEMENTS.
+    codes = np.array([0 if a is None else _AGREEMENT_CODE[a] for a in per_year], dtype=np.intp)[
+        of_year.reshape(-1)
+    ]
+    if None in per_year:  # the preprint rule reads these papers
+        unknown = np.array([a is None for a in per_year], dtype=np.bool_)
+        for i in np.flatnonzero(unknown[of_year.reshape(-1)]).tolist():
+            codes[i] = _AGREEMENT_CODE[
+                year_agreement(feats, paper_of(i), tolerance=tol, preprint_tolerance=preprint_tol)
+            ]
+    per_code = np.array([field_points_bound(feats, a) for a in _AGREEMENTS], dtype=np.float64)
+    reach = points[of_class] + per_code[codes]
+    lost = (codes == _AGREEMENT_CODE[Agreement.DISAGREE]) | weak[of_class]
+    return rough.tolist(), list(zip(reach.tolist(), lost.tolist(), strict=True))
+
+
+# Year agreements as small integers, for the arrays of _column_bounds.
+_AGREEMENTS: Final = tuple(Agreement)
+_AGREEMENT_CODE: Final = {a: k for k, a in enumerate(_AGREEMENTS)}
+
+
+def _one_similarity_per_title(pool: ManyPool) -> bool:
+    """Whether the candidates of ``pool`` that share a title share their similarity too.
+
+    They should: both halves of the similarity are computed from the title alone.
+    """
+    import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
+
+    first = np.zeros(len(pool.titles))
+    first[pool.tid_array] = pool.sim_array
+    return bool(np.array_equal(first[pool.tid_array], pool.sim_array))

@@ -67,6 +67,11 @@ from citeledger.resolve.normalize import (
 from citeledger.resolve.scoring import AuthorIndex, author_index
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+    import numpy.typing as npt
+
     from citeledger.model import Reference
 
 __all__ = [
@@ -613,6 +618,16 @@ class Catalog:
     def years_of(self, pids: Iterable[int]) -> list[int]:
         """The years of papers ``pids``, 0 for none (without building the papers)."""
         return list(map(self._years.__getitem__, pids))
+
+    def years_at(self, pids: Sequence[int]) -> npt.NDArray[np.uint16]:
+        """The years of papers ``pids`` as a NumPy array, 0 for none (without building them)."""
+        import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
+
+        # (a view of the year column while it is read: the column cannot grow meanwhile)
+        column = np.frombuffer(self._years, dtype=np.uint16)
+        years: npt.NDArray[np.uint16] = column[np.asarray(pids, dtype=np.intp)]
+        del column
+        return years
 
     def author_keys(self, pid: int) -> tuple[NameKey, ...]:
         """The :func:`~citeledger.resolve.names.name_keys` of paper ``pid`` (computed once)."""

@@ -803,8 +803,8 @@ def _outcome(res: cl.Resolution) -> tuple[object, ...]:
 @settings(max_examples=200, deadline=None)
 def test_many_candidates_decide_as_few(data: st.DataObject) -> None:
     # The batched paths (bounds once per distinct title and year in compared(), the candidate
-    # stage's columns) give every field of every resolution of the one-by-one paths, and the
-    # decisions of comparing every candidate.
+    # stage's columns, the pool held as columns with NumPy) give every field of every resolution
+    # of the one-by-one paths, and the decisions of comparing every candidate.
     catalog, refs = data.draw(_tie_groups())
     # Papers, or records whose papers are built as they are read (each run on a fresh catalog,
     # so the batched one meets papers not built yet).
@@ -823,6 +823,10 @@ def test_many_candidates_decide_as_few(data: st.DataObject) -> None:
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(resolver_engine, "_MANY", 2)
         patched.setattr(resolver_impl, "_MANY_HITS", 2)
+        # the pool as columns (ManyPool, NumPy), then as a list of items
+        patched.setattr(resolver_impl, "_COLUMN_HITS", 2)
+        columns = [resolver().resolve(ref) for ref in refs]
+        patched.setattr(resolver_impl, "_COLUMN_HITS", 10**9)
         batched = [resolver().resolve(ref) for ref in refs]
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(resolver_engine, "_MANY", 10**9)
@@ -830,7 +834,8 @@ def test_many_candidates_decide_as_few(data: st.DataObject) -> None:
         plain = [resolver().resolve(ref) for ref in refs]
         patched.setattr(resolver_engine, "_PRUNE", False)
         every = [resolver().resolve(ref) for ref in refs]
-    for a, b, c in zip(batched, plain, every, strict=True):
+    for z, a, b, c in zip(columns, batched, plain, every, strict=True):
+        assert _outcome(z) == _outcome(a)
         assert _outcome(a) == _outcome(b)
         assert (a.state, a.target, a.method) == (c.state, c.target, c.method)
         if a.state.verified:
@@ -862,3 +867,55 @@ def test_year_agreement_of_year_is_the_papers(
                 assert compare_year(feats.year, candidate.year, tolerance=tol) is (
                     Agreement.DISAGREE
                 )
+
+
+def test_a_title_recorded_hundreds_of_times_decides_as_the_list_of_its_candidates() -> None:
+    # "Editorial" 300 times (every year 1990-2019 ten times, each with its own editor and
+    # volume): its references take the column path (ManyPool, NumPy) at the default thresholds,
+    # and every field of every result is the list path's.
+    names = ["Abbott", "Baker", "Carter", "Dawson", "Ellis", "Fisher", "Graham", "Harper"]
+    papers = [
+        cl.Paper(
+            title="Editorial",
+            authors=[f"{chr(65 + k % 26)}. {names[k % 8]}{k}"],
+            year=1990 + k % 30,
+            venue="Journal of Examples",
+            volume=str(k + 1),
+            pages="1-2",
+            identifiers=[f"10.5555/ed.{k}"],
+        )
+        for k in range(300)
+    ]
+    papers.append(cl.Paper(title="Editorial note on examples", authors=["Ann Other"], year=2001))
+    refs = [
+        cl.Reference(
+            title="Editorial", authors=["H. Harper7"], year=1997, volume="8", first_page="1"
+        ),
+        cl.Reference(title="Editorial", authors=["H. Harper7"], year=1997),
+        cl.Reference(title="Editorial", year=2005),
+        cl.Reference(title="Editorial", authors=["Nobody Known"]),
+        cl.Reference(title="editorial", authors=["N. Harper299"], year=2019, venue="arXiv"),
+        cl.Reference(title="Editorial", authors=["M. Ellis12"], year=2030),
+    ]
+    used: list[object] = []
+    many_pool = resolver_engine.many_pool
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        pool = many_pool(*args, **kwargs)
+        used.append(pool)
+        return pool
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolver_impl, "many_pool", spy)
+        columns = cl.Resolver(papers).resolve_many(refs)
+    assert len(used) == len(refs)
+    assert all(isinstance(pool, resolver_engine.ManyPool) for pool in used)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolver_impl, "_COLUMN_HITS", 10**9)
+        listed = cl.Resolver(papers).resolve_many(refs)
+    assert [_outcome(a) for a in columns] == [_outcome(b) for b in listed]
+    # The editorial of volume 8 is told from the other nine of 1997; without the volume, the
+    # recurring title is a series that the reference does not pin down.
+    assert columns[0].state is cl.ResolutionState.VERIFIED_FUZZY
+    assert columns[0].target is papers[7]
+    assert [r.state for r in columns[1:]] == [cl.ResolutionState.UNRESOLVED] * 5
