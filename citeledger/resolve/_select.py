@@ -323,9 +323,16 @@ def compared(
             paper = catalog[pid]
         return paper
 
+    # With many candidates: each one's refined bound and whether it is hopeless, all computed
+    # at once (by _many_bounds or _column_bounds).
+    reach: list[float] = []
+    lost: list[bool] = []
+
     def refine(i: int) -> tuple[float, bool]:
         # The bound with the year's own agreement; hopeless: fails whatever the others.
         have = fine[i]
+        if have is None and reach:
+            have = fine[i] = (reach[i], lost[i])
         if have is None:
             year = None
             if feats.year is not None:
@@ -388,7 +395,6 @@ def compared(
     # Step 1 goes through ``order`` (every candidate) or, with many candidates, ``live`` (those
     # that are neither weak nor hopeless, in the same order): the others are skipped either way.
     live: list[int] | None = None
-    reach: list[float] = []  # with many candidates, their refined bounds
     if n < _MANY:
         assert isinstance(kept, list)  # (a ManyPool holds more)
         bounds = [
@@ -403,23 +409,31 @@ def compared(
         ]
         order = sorted(range(n), key=rough.__getitem__, reverse=True)
     else:
-        rest = (paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled)
-        rough, refined = (
-            _column_bounds(feats, kept, *rest)
-            if isinstance(kept, ManyPool)
-            else _many_bounds(feats, kept, *rest)
-        )
-        fine[:] = refined
-        reach = list(map(_first, refined))
         # (not read: every refined bound is known, and no live candidate is weak)
         bounds, weak = [], []
-        order = []  # (sorted below only if no candidate is compared)
-        # Sorting a subset stably by rough bound keeps the order it has in ``order``.
-        live = sorted(
-            compress(range(n), map(not_, map(_second, refined))),
-            key=rough.__getitem__,
-            reverse=True,
-        )
+        order = []  # (not needed: ``live`` and ``reaching`` order what is read)
+        rest = (paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled)
+        if isinstance(kept, ManyPool):
+            rough_at, reach_at, lost_at = _column_bounds(feats, kept, *rest)
+            rough, reach[:], lost[:] = rough_at.tolist(), reach_at.tolist(), lost_at.tolist()
+            live = _by_rough(rough_at, ~lost_at)
+
+            def reaching(floor: float) -> list[int]:
+                return _by_rough(rough_at, reach_at >= floor)
+
+        else:
+            rough, refined = _many_bounds(feats, kept, *rest)
+            reach[:], lost[:] = map(_first, refined), map(_second, refined)
+            # Sorting a subset stably by rough bound keeps the order it has in ``order``.
+            live = sorted(compress(range(n), map(not_, lost)), key=rough.__getitem__, reverse=True)
+
+            def reaching(floor: float) -> list[int]:
+                return sorted(
+                    compress(range(n), map(floor.__le__, reach)),
+                    key=rough.__getitem__,
+                    reverse=True,
+                )
+
     # 1. the candidates that might pass
     best = -math.inf
     for i in order if live is None else live:
@@ -431,9 +445,11 @@ def compared(
         if not hopeless and bound >= best - margin:
             best = max(best, one(i))
     if not done:
-        if live is not None:
-            order = sorted(range(n), key=rough.__getitem__, reverse=True)
-        tied = [i for i in order if rough[i] == rough[order[0]]]
+        if live is None:
+            tied = [i for i in order if rough[i] == rough[order[0]]]
+        else:  # the same: those of the highest rough bound, in order
+            highest = max(rough)
+            tied = [i for i, bound in enumerate(rough) if bound == highest]
         one(ranked(tied, rough.__getitem__, paper_of)[0])
         return list(done.values())
     chosen = [s for i, s in done.items() if refine(i)[0] >= best - margin]
@@ -446,13 +462,7 @@ def compared(
     more = []
     # (with many candidates, only those whose refined bound reaches the floor: the others are
     # skipped either way, and a rough bound is never below the refined one)
-    for i in (
-        order
-        if live is None
-        else sorted(
-            compress(range(n), map(floor.__le__, reach)), key=rough.__getitem__, reverse=True
-        )
-    ):
+    for i in order if live is None else reaching(floor):
         if rough[i] < floor:
             break
         if i not in done and refine(i)[0] >= floor:
@@ -566,8 +576,8 @@ def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
     need_title: float,
     need_prefix: float,
     labelled: bool,
-) -> tuple[list[float], list[tuple[float, bool]]]:
-    """:func:`_many_bounds` for a :class:`ManyPool`: the same values, with arrays.
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """:func:`_many_bounds` for a :class:`ManyPool`, as arrays: rough, refined bounds, hopeless.
 
     Each title's bounds are computed once, each year's agreement once, and both spread to the
     candidates by their title and year indexes; only the papers that the preprint rule reads
@@ -598,8 +608,7 @@ def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
     )
     rough = (points + most)[of_class]
     if feats.year is None:  # no year's agreement: every class is a title's
-        reach = (points + field_points_bound(feats, None))[of_class]
-        return rough.tolist(), list(zip(reach.tolist(), weak[of_class].tolist(), strict=True))
+        return rough, (points + field_points_bound(feats, None))[of_class], weak[of_class]
     years = kept.catalog.years_at(kept.pids)
     distinct, of_year = np.unique(years, return_inverse=True)
     per_year = [
@@ -619,7 +628,20 @@ def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
     per_code = np.array([field_points_bound(feats, a) for a in _AGREEMENTS], dtype=np.float64)
     reach = points[of_class] + per_code[codes]
     lost = (codes == _AGREEMENT_CODE[Agreement.DISAGREE]) | weak[of_class]
-    return rough.tolist(), list(zip(reach.tolist(), lost.tolist(), strict=True))
+    return rough, reach, lost
+
+
+def _by_rough(rough: npt.NDArray[np.float64], among: npt.NDArray[np.bool_]) -> list[int]:
+    """The candidates ``among`` by ``rough`` bound, highest first, equal ones in order.
+
+    The order ``sorted(candidates, key=rough.__getitem__, reverse=True)`` gives (a stable
+    sort, reversed or not, keeps equal ones in order).
+    """
+    import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
+
+    chosen = np.flatnonzero(among)
+    ordered: list[int] = chosen[np.argsort(-rough[chosen], kind="stable")].tolist()
+    return ordered
 
 
 # Year agreements as small integers, for the arrays of _column_bounds.
