@@ -587,9 +587,8 @@ def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
 
     n = len(kept)
     # The title classes (similarity, title, ratio), and each candidate's (an index into them).
-    if _one_similarity_per_title(kept):
-        sim_of = np.zeros(len(kept.titles))
-        sim_of[kept.tid_array] = kept.sim_array
+    sim_of = _similarity_per_title(kept)
+    if sim_of is not None:
         keys = list(zip(sim_of.tolist(), kept.titles, kept.ratios, strict=True))
         of_class = kept.tid_array
     else:  # (not met: the two halves of a similarity are the title's) class by class
@@ -649,13 +648,13 @@ _AGREEMENTS: Final = tuple(Agreement)
 _AGREEMENT_CODE: Final = {a: k for k, a in enumerate(_AGREEMENTS)}
 
 
-def _one_similarity_per_title(pool: ManyPool) -> bool:
-    """Whether the candidates of ``pool`` that share a title share their similarity too.
+def _similarity_per_title(pool: ManyPool) -> npt.NDArray[np.float64] | None:
+    """Each distinct title's similarity, or None if two candidates of one title differ in it.
 
-    They should: both halves of the similarity are computed from the title alone.
+    They should not: both halves of a similarity are computed from the title alone.
     """
     import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
 
-    first = np.zeros(len(pool.titles))
-    first[pool.tid_array] = pool.sim_array
-    return bool(np.array_equal(first[pool.tid_array], pool.sim_array))
+    per_title = np.zeros(len(pool.titles))
+    per_title[pool.tid_array] = pool.sim_array
+    return per_title if np.array_equal(per_title[pool.tid_array], pool.sim_array) else None

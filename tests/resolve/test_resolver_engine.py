@@ -919,3 +919,56 @@ def test_a_title_recorded_hundreds_of_times_decides_as_the_list_of_its_candidate
     assert columns[0].state is cl.ResolutionState.VERIFIED_FUZZY
     assert columns[0].target is papers[7]
     assert [r.state for r in columns[1:]] == [cl.ResolutionState.UNRESOLVED] * 5
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_column_bounds_are_the_many_bounds_of_the_same_candidates(data: st.DataObject) -> None:
+    # _column_bounds (a ManyPool, NumPy) gives every candidate the rough bound, refined bound
+    # and hopeless flag _many_bounds gives the same candidates as a list: for references with
+    # and without a year, the preprint rule's years, and similarities that differ within one
+    # title (which the candidate stage never makes: the class-by-class fallback).
+    papers, refs = data.draw(_tie_groups())
+    catalog = cl.Catalog(papers)
+    pids = data.draw(st.lists(st.sampled_from(range(len(papers))), min_size=1, max_size=60))
+    distinct = list(dict.fromkeys(catalog.title_of(pid) for pid in pids))
+    tids = [distinct.index(catalog.title_of(pid)) for pid in pids]
+    ratios = data.draw(st.lists(st.floats(0, 100), min_size=len(distinct), max_size=len(distinct)))
+    per_title = data.draw(
+        st.lists(st.floats(0, 100), min_size=len(distinct), max_size=len(distinct))
+    )
+    sims = [per_title[t] for t in tids]
+    if data.draw(st.booleans()):
+        sims = data.draw(st.lists(st.floats(0, 100), min_size=len(pids), max_size=len(pids)))
+    import numpy as np  # noqa: PLC0415 - the library imports it when first needed too
+
+    pool = resolver_engine.ManyPool(
+        catalog,
+        np.asarray(sims, dtype=np.float64),
+        np.asarray(pids, dtype=np.intp),
+        np.asarray(tids, dtype=np.intp),
+        distinct,
+        ratios,
+    )
+    cfg = cl.ResolverConfig()
+    for ref in refs:
+        feats = ReferenceFeatures.of(ref)
+        tol, preprint_tol = resolver_engine.year_tolerances(cfg, feats)
+        rest = (
+            lambda i: catalog[pids[i]],
+            tol,
+            preprint_tol,
+            field_points_bound(feats),
+            cfg.min_generic_title_similarity if feats.generic else cfg.min_title_similarity,
+            float("inf") if feats.generic else cfg.min_prefix_title_similarity,
+            without_session_label(feats.title) is not feats.title,
+        )
+        rough, reach, lost = resolver_engine._column_bounds(feats, pool, *rest)
+        want_rough, want_refined = resolver_engine._many_bounds(feats, pool.items(), *rest)
+        assert rough.tolist() == want_rough
+        assert list(zip(reach.tolist(), lost.tolist(), strict=True)) == want_refined
+        # and the order of a subset by rough bound is the stable sort's
+        among = np.asarray(lost)
+        assert resolver_engine._by_rough(rough, ~among) == sorted(
+            (i for i in range(len(pids)) if not lost[i]), key=want_rough.__getitem__, reverse=True
+        )
