@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from rapidfuzz import fuzz
 
@@ -412,9 +412,9 @@ def compared(
         # (not read: every refined bound is known, and no live candidate is weak)
         bounds, weak = [], []
         order = []  # (not needed: ``live`` and ``reaching`` order what is read)
-        rest = (paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled)
+        needs = _Needs(paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled)
         if isinstance(kept, ManyPool):
-            rough_at, reach_at, lost_at = _column_bounds(feats, kept, *rest)
+            rough_at, reach_at, lost_at = _column_bounds(feats, kept, needs)
             rough, reach[:], lost[:] = rough_at.tolist(), reach_at.tolist(), lost_at.tolist()
             live = _by_rough(rough_at, ~lost_at)
 
@@ -422,7 +422,7 @@ def compared(
                 return _by_rough(rough_at, reach_at >= floor)
 
         else:
-            rough, refined = _many_bounds(feats, kept, *rest)
+            rough, refined = _many_bounds(feats, kept, needs)
             reach[:], lost[:] = map(_first, refined), map(_second, refined)
             # Sorting a subset stably by rough bound keeps the order it has in ``order``.
             live = sorted(compress(range(n), map(not_, lost)), key=rough.__getitem__, reverse=True)
@@ -496,16 +496,20 @@ def compared(
     return chosen
 
 
-def _many_bounds(  # noqa: PLR0917 - compared()'s values, passed on
-    feats: ReferenceFeatures,
-    kept: list[PoolItem],
-    paper_of: Callable[[int], Paper],
-    tol: int,
-    preprint_tol: int,
-    most: float,
-    need_title: float,
-    need_prefix: float,
-    labelled: bool,
+class _Needs(NamedTuple):
+    """What the bounds of many candidates read besides them: :func:`compared`'s values."""
+
+    paper_of: Callable[[int], Paper]  # candidate i's paper, built if need be
+    tol: int  # the year tolerances (year_tolerances)
+    preprint_tol: int
+    most: float  # field_points_bound(feats)
+    need_title: float  # the title similarity a candidate needs, and its prefix similarity
+    need_prefix: float
+    labelled: bool  # whether the reference's title holds a session label
+
+
+def _many_bounds(
+    feats: ReferenceFeatures, kept: list[PoolItem], needs: _Needs
 ) -> tuple[list[float], list[tuple[float, bool]]]:
     """:func:`compared`'s rough bounds and refined (bound, hopeless) for many candidates.
 
@@ -514,6 +518,7 @@ def _many_bounds(  # noqa: PLR0917 - compared()'s values, passed on
     title (similarity, title, ratio) and year, by the same expressions as one by one; the years
     are read from the catalog's column (not from the papers) when one catalog proposed them all.
     """
+    paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled = needs
     n = len(kept)
     titles = list(map(_bound_key, kept))
     agreement_of: dict[object, Agreement | None]
@@ -566,16 +571,8 @@ def _many_bounds(  # noqa: PLR0917 - compared()'s values, passed on
     return list(map(_first, info)), list(map(_second, info))
 
 
-def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
-    feats: ReferenceFeatures,
-    kept: ManyPool,
-    paper_of: Callable[[int], Paper],
-    tol: int,
-    preprint_tol: int,
-    most: float,
-    need_title: float,
-    need_prefix: float,
-    labelled: bool,
+def _column_bounds(
+    feats: ReferenceFeatures, kept: ManyPool, needs: _Needs
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """:func:`_many_bounds` for a :class:`ManyPool`, as arrays: rough, refined bounds, hopeless.
 
@@ -583,6 +580,7 @@ def _column_bounds(  # noqa: PLR0917 - compared()'s values, passed on
     candidates by their title and year indexes; only the papers that the preprint rule reads
     are read. The years come from the catalog's year column.
     """
+    paper_of, tol, preprint_tol, most, need_title, need_prefix, labelled = needs
     import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
 
     n = len(kept)

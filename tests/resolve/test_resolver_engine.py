@@ -954,7 +954,7 @@ def test_column_bounds_are_the_many_bounds_of_the_same_candidates(data: st.DataO
     for ref in refs:
         feats = ReferenceFeatures.of(ref)
         tol, preprint_tol = resolver_engine.year_tolerances(cfg, feats)
-        rest = (
+        needs = resolver_engine._Needs(
             lambda i: catalog[pids[i]],
             tol,
             preprint_tol,
@@ -963,8 +963,8 @@ def test_column_bounds_are_the_many_bounds_of_the_same_candidates(data: st.DataO
             float("inf") if feats.generic else cfg.min_prefix_title_similarity,
             without_session_label(feats.title) is not feats.title,
         )
-        rough, reach, lost = resolver_engine._column_bounds(feats, pool, *rest)
-        want_rough, want_refined = resolver_engine._many_bounds(feats, pool.items(), *rest)
+        rough, reach, lost = resolver_engine._column_bounds(feats, pool, needs)
+        want_rough, want_refined = resolver_engine._many_bounds(feats, pool.items(), needs)
         assert rough.tolist() == want_rough
         assert list(zip(reach.tolist(), lost.tolist(), strict=True)) == want_refined
         # and the order of a subset by rough bound is the stable sort's
