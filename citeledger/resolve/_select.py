@@ -101,11 +101,9 @@ class ManyPool:
         tids: Each candidate's title, as an index into ``titles``.
         titles: The distinct normalised titles, one string each.
         ratios: Each distinct title's plain ``fuzz.ratio`` with the reference's title.
-        tid_array: ``tids`` as a NumPy array.
-        sim_array: ``sims`` as a NumPy array.
     """
 
-    __slots__ = ("catalog", "pids", "ratios", "sim_array", "sims", "tid_array", "tids", "titles")
+    __slots__ = ("catalog", "pids", "ratios", "sims", "tids", "titles")
 
     def __init__(  # noqa: PLR0917 - the columns, as many_pool makes them
         self,
@@ -117,11 +115,9 @@ class ManyPool:
         ratios: list[float],
     ) -> None:
         self.catalog = catalog
-        self.sim_array = sims
-        self.tid_array = tids
-        self.sims: list[float] = sims.tolist()
-        self.pids: list[int] = pids.tolist()
-        self.tids: list[int] = tids.tolist()
+        self.sims = sims
+        self.pids = pids
+        self.tids = tids
         self.titles = titles
         self.ratios = ratios
 
@@ -129,12 +125,20 @@ class ManyPool:
         return len(self.sims)
 
     def __getitem__(self, i: int) -> PoolItem:
-        tid = self.tids[i]
-        return (self.sims[i], None, self.titles[tid], self.catalog, self.pids[i], self.ratios[tid])
+        # (as plain Python values: compared() reads only the few it compares or orders)
+        tid = int(self.tids[i])
+        sim, pid = float(self.sims[i]), int(self.pids[i])
+        return (sim, None, self.titles[tid], self.catalog, pid, self.ratios[tid])
 
     def items(self) -> list[PoolItem]:
         """Every candidate as a :data:`PoolItem`, in order."""
-        return [self[i] for i in range(len(self.sims))]
+        titles, ratios, catalog = self.titles, self.ratios, self.catalog
+        return [
+            (sim, None, titles[tid], catalog, pid, ratios[tid])
+            for sim, pid, tid in zip(
+                self.sims.tolist(), self.pids.tolist(), self.tids.tolist(), strict=True
+            )
+        ]
 
     def with_title(self, title: str) -> list[int]:
         """The candidates whose normalised title is ``title``, in order."""
@@ -144,7 +148,7 @@ class ManyPool:
             tid = self.titles.index(title)
         except ValueError:
             return []
-        found: list[int] = np.flatnonzero(self.tid_array == tid).tolist()
+        found: list[int] = np.flatnonzero(self.tids == tid).tolist()
         return found
 
 
@@ -588,9 +592,12 @@ def _column_bounds(
     sim_of = _similarity_per_title(kept)
     if sim_of is not None:
         keys = list(zip(sim_of.tolist(), kept.titles, kept.ratios, strict=True))
-        of_class = kept.tid_array
+        of_class = kept.tids
     else:  # (not met: the two halves of a similarity are the title's) class by class
-        per_item = [(kept.sims[i], kept.titles[t], kept.ratios[t]) for i, t in enumerate(kept.tids)]
+        per_item = [
+            (sim, kept.titles[t], kept.ratios[t])
+            for sim, t in zip(kept.sims.tolist(), kept.tids.tolist(), strict=True)
+        ]
         index = {key: k for k, key in enumerate(dict.fromkeys(per_item))}
         keys = list(index)
         of_class = np.fromiter(map(index.__getitem__, per_item), dtype=np.intp, count=n)
@@ -654,5 +661,5 @@ def _similarity_per_title(pool: ManyPool) -> npt.NDArray[np.float64] | None:
     import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
 
     per_title = np.zeros(len(pool.titles))
-    per_title[pool.tid_array] = pool.sim_array
-    return per_title if np.array_equal(per_title[pool.tid_array], pool.sim_array) else None
+    per_title[pool.tids] = pool.sims
+    return per_title if np.array_equal(per_title[pool.tids], pool.sims) else None

@@ -619,7 +619,7 @@ class Catalog:
         """The years of papers ``pids``, 0 for none (without building the papers)."""
         return list(map(self._years.__getitem__, pids))
 
-    def years_at(self, pids: Sequence[int]) -> npt.NDArray[np.uint16]:
+    def years_at(self, pids: Sequence[int] | npt.NDArray[np.intp]) -> npt.NDArray[np.uint16]:
         """The years of papers ``pids`` as a NumPy array, 0 for none (without building them)."""
         import numpy as np  # noqa: PLC0415 - imported when first needed (it is a large import)
 
