@@ -177,9 +177,10 @@ def many_pool(
         return []
     n = len(hits)
     scores = np.fromiter(map(_first, hits), dtype=np.float64, count=n)
-    pids = np.fromiter(map(_second, hits), dtype=np.intp, count=n)
+    pid_list = list(map(_second, hits))
+    pids = np.asarray(pid_list, dtype=np.intp)
     column = catalog._normalized  # noqa: SLF001 - the catalog's normalised titles
-    hit_titles = list(map(column.__getitem__, pids.tolist()))
+    hit_titles = list(map(column.__getitem__, pid_list))
     # one string per distinct title, in the order first met
     titles = list(dict.fromkeys(hit_titles))
     tid_of = {title: k for k, title in enumerate(titles)}
