@@ -13,6 +13,7 @@ from itertools import compress
 from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from attrs import frozen
 from rapidfuzz import fuzz
 
 from citeledger.model import Agreement, Paper, Reference
@@ -83,6 +84,7 @@ _MANY = 16
 _PRUNE = True
 
 
+@frozen(eq=False)  # (arrays: equal by identity, a pool is made for one reference)
 class ManyPool:
     """The candidates in the title window of many hits of one catalog, held column by column.
 
@@ -103,23 +105,12 @@ class ManyPool:
         ratios: Each distinct title's plain ``fuzz.ratio`` with the reference's title.
     """
 
-    __slots__ = ("catalog", "pids", "ratios", "sims", "tids", "titles")
-
-    def __init__(  # noqa: PLR0917 - the columns, as many_pool makes them
-        self,
-        catalog: Catalog,
-        sims: npt.NDArray[np.float64],
-        pids: npt.NDArray[np.intp],
-        tids: npt.NDArray[np.intp],
-        titles: list[str],
-        ratios: list[float],
-    ) -> None:
-        self.catalog = catalog
-        self.sims = sims
-        self.pids = pids
-        self.tids = tids
-        self.titles = titles
-        self.ratios = ratios
+    catalog: Catalog
+    sims: npt.NDArray[np.float64]
+    pids: npt.NDArray[np.intp]
+    tids: npt.NDArray[np.intp]
+    titles: list[str]
+    ratios: list[float]
 
     def __len__(self) -> int:
         return len(self.sims)
