@@ -13,7 +13,7 @@ import gc
 import multiprocessing
 import pickle
 import queue as queue_module
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from citeledger._progress import progress_callback
 from citeledger.errors import WorkerLost
@@ -33,22 +33,31 @@ from citeledger.resolve._results import (
     _REASON_SLOT,
     _STATES,
     _evidence_tuples,
+    _exact_shown,
+    _then_compared,
     _trusted_resolution,
 )
+from citeledger.resolve._rules import _ident_evidence
 from citeledger.resolve.catalog import (
     Catalog,
     ScoredCandidate,
     _shown_repr,
 )
+from citeledger.resolve.names import name_keys
 from citeledger.resolve.scoring import (
     EvidenceTuple,
+    FieldOutcome,
     ReferenceFeatures,
+    _outcome_evidence,
     _trusted_evidence,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
+    from citeledger.identifiers import Identifier
+    from citeledger.resolve._rules import _Scored
+    from citeledger.resolve.names import NameKey
     from citeledger.resolve.resolver import ProgressCallback, Resolver
 
 
@@ -257,9 +266,10 @@ def _from_wire(value: _Wire | None, catalog: Catalog | None) -> Paper | None:
 def _to_wire_result(res: Resolution, index: dict[int, int]) -> tuple[Any, ...]:
     """A resolution as plain tuples, its papers as catalog indexes where possible.
 
-    Its evidence and reason are read from their slots, rendered or not: deferred evidence
-    becomes tuples without an :class:`Evidence` built per field (:func:`_evidence_tuples`), and
-    the result itself, about to be dropped, keeps nothing made here.
+    Its evidence and reason are read from their slots, rendered or not, and the result itself,
+    about to be dropped, keeps nothing made here. Evidence the resolver deferred as a candidate's
+    compared fields travels unrendered (:func:`_evidence_wire`); any other evidence as plain
+    tuples (:func:`_evidence_tuples`).
     """
     reason = _REASON_SLOT.__get__(res, Resolution)
     return (
@@ -267,10 +277,94 @@ def _to_wire_result(res: Resolution, index: dict[int, int]) -> tuple[Any, ...]:
         None if res.method is None else res.method._value_,
         _to_wire(res.target, index),
         res.score,
-        _evidence_tuples(_EVIDENCE_SLOT.__get__(res, Resolution)),
+        _evidence_wire(_EVIDENCE_SLOT.__get__(res, Resolution), index),
         reason.value() if type(reason) is _Deferred else reason,
         [_to_wire(p, index) for p in res.alternatives],
     )
+
+
+# Deferred evidence of a compared candidate, as a worker sends it: ("compared", the evidence
+# before the fields as tuples, the candidate, its field outcomes) or ("exact", the same, then
+# the identifier and the note of :func:`_exact_shown`).
+_ComparedWire = tuple[Any, ...]
+
+
+def _evidence_wire(
+    value: Sequence[Evidence] | _Deferred, index: dict[int, int]
+) -> list[_EvidenceWire] | _ComparedWire:
+    """A result's evidence as a worker sends it: the fields of a compared candidate unrendered.
+
+    The evidence of :func:`_then_compared` and :func:`_exact_shown` (nearly every verified
+    result) is not rendered here: the candidate travels as its catalog index and its
+    comparison's field outcomes as they are, the authors' (name keys, costly to pickle) without
+    their values, and the parent renders them when the evidence is first read
+    (:func:`_compared_from_wire`). Rendering them here cost a worker a tenth of its time, for
+    evidence most callers never read. Keep in step with those two functions (a test compares
+    every state's evidence).
+    """
+    if type(value) is _Deferred:
+        make, args = value.make, value.args
+        if make is _then_compared:
+            before, scored = cast("tuple[Sequence[Evidence] | _Deferred, _Scored]", args)
+            return (
+                "compared",
+                _evidence_tuples(before),
+                _to_wire(scored.paper, index),
+                _outcomes_wire(scored.comparison.outcomes),
+            )
+        if make is _exact_shown:
+            before, ident, chosen, note = cast(
+                "tuple[Sequence[Evidence] | _Deferred, Identifier, _Scored, str]", args
+            )
+            return (
+                "exact",
+                _evidence_tuples(before),
+                _to_wire(chosen.paper, index),
+                _outcomes_wire(chosen.comparison.outcomes),
+                ident,
+                note,
+            )
+    return _evidence_tuples(value)
+
+
+def _outcomes_wire(outcomes: Sequence[FieldOutcome]) -> list[tuple[Any, ...]]:
+    # The authors' outcome without its two lists of name keys: the parent makes them again
+    # from the reference and the candidate (``ReferenceFeatures.of`` and the catalog make them
+    # with the same ``name_keys``). Every other outcome is plain strings, numbers and an
+    # Agreement (pickled once per batch).
+    return [o[:3] if o[0] == "authors" else o for o in outcomes]
+
+
+def _compared_from_wire(
+    wire: _ComparedWire, item: Reference | Paper | str, paper: Paper | None
+) -> tuple[Evidence, ...]:
+    """The evidence :func:`_evidence_wire` sent unrendered, rendered as the worker would have.
+
+    ``item``: the reference the worker resolved, as given to ``resolve_many`` (its authors'
+    name keys are made again from it); ``paper``: the candidate, rebuilt from the wire.
+    """
+    kind, before, _, outcomes, *rest = wire
+    out = list(_evidence_from_wire(before))
+    if paper is None:  # pragma: no cover - a compared candidate always travels
+        raise RuntimeError("a worker sent compared fields without their candidate")
+    if kind == "exact":
+        ident, note = rest
+        out.append(_ident_evidence(ident, paper, note))
+    for outcome in outcomes:
+        if len(outcome) == 3:  # the authors', without their name keys
+            name, agreement, score = outcome
+            keys = (_reference_authors(item), name_keys(paper.authors))
+            out.append(_outcome_evidence((name, agreement, score, *keys)))
+        else:
+            out.append(_outcome_evidence(outcome))
+    return tuple(out)
+
+
+def _reference_authors(item: Reference | Paper | str) -> tuple[NameKey, ...]:
+    # The name keys ``ReferenceFeatures.of`` gave the reference ``resolve(item)`` resolved.
+    from citeledger.resolve.resolver import _as_reference  # noqa: PLC0415 - it imports this
+
+    return name_keys(_as_reference(item).authors)
 
 
 def _evidence_from_wire(evidence: list[_EvidenceWire]) -> tuple[Evidence, ...]:
@@ -282,16 +376,26 @@ def _evidence_from_wire(evidence: list[_EvidenceWire]) -> tuple[Evidence, ...]:
     )
 
 
-def _resolution_from_wire(item: tuple[Any, ...], catalog: Catalog | None) -> Resolution:
+def _resolution_from_wire(
+    item: tuple[Any, ...], catalog: Catalog | None, given: Reference | Paper | str
+) -> Resolution:
+    """The result a worker sent (:func:`_to_wire_result`) for ``given``, rebuilt here."""
     state, method, target, score, evidence, reason, alternatives = item
+    if type(evidence) is tuple:
+        # Rendered when first read, from the reference and the candidate (_evidence_wire).
+        deferred: _Deferred | tuple[()] = _Deferred(
+            _compared_from_wire, evidence, given, _from_wire(evidence[2], catalog)
+        )
+    else:
+        # Rebuilt when first read, as the evidence of a result resolved here is rendered: this
+        # process also resolves, and most results are read for their state and target only.
+        deferred = _Deferred(_evidence_from_wire, evidence) if evidence else ()
     return _trusted_resolution(
         state=_STATES[state],
         method=None if method is None else _METHODS[method],
         target=_from_wire(target, catalog),
         score=score,
-        # Rebuilt when first read, as the evidence of a result resolved here is rendered: this
-        # process also resolves, and most results are read for their state and target only.
-        evidence=_Deferred(_evidence_from_wire, evidence) if evidence else (),
+        evidence=deferred,
         reason=reason,
         alternatives=tuple(
             p for p in (_from_wire(a, catalog) for a in alternatives) if p is not None
@@ -366,7 +470,7 @@ def resolve_in_processes(
             raise payload
         start = ranges[k][0]
         done[k] = [
-            bad.get(start + j) or _resolution_from_wire(item, catalog)
+            bad.get(start + j) or _resolution_from_wire(item, catalog, items[start + j])
             for j, item in enumerate(payload)
         ]
         count += len(payload)

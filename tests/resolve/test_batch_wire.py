@@ -32,11 +32,18 @@ from citeledger.resolve.scoring import (
     _outcome_evidence,
     _outcome_tuple,
 )
-from tests.resolve.test_resolver import CATALOG, KNUTH, _every_state, _ref
+from tests.resolve.test_resolver import CATALOG, KNUTH, ZERO, _every_state, _ref
+
+# Fewer authors than the catalog's record names: the evidence's two sides differ.
+_SOME = ["S. Rajbhandari", "O. Ruwase", "J. Rasley"]
 
 
-def _references() -> list[cl.Reference | str]:
-    """``_every_state()``, plus references whose evidence has more than one part."""
+def _references() -> list[cl.Reference | cl.Paper | str]:
+    """``_every_state()``, plus references whose evidence has more than one part.
+
+    And references whose authors' evidence differs on its two sides, by both fast paths (the
+    worker sends the authors' outcome without its values), as a reference, a paper and a string.
+    """
     return [
         *_every_state(),
         # An identifier not in the catalog, then the fuzzy route: evidence before the fields.
@@ -46,6 +53,13 @@ def _references() -> list[cl.Reference | str]:
         # Fields that disagree or are missing on one side (year, pages, venue).
         replace(_ref(KNUTH, ids=False), year=1975, volume="9", first_page="77", venue="Nature"),
         *(replace(_ref(p), venue=None, year=None) for p in CATALOG),
+        replace(_ref(ZERO), authors=_SOME),
+        replace(_ref(ZERO, ids=False), authors=_SOME),
+        cl.Paper(title=ZERO.title, authors=_SOME, year=2021),
+        (
+            "Rajbhandari S, Ruwase O, Rasley J. ZeRO-Infinity: breaking the GPU memory wall for "
+            "extreme scale deep learning. In: SC21; 2021."
+        ),
     ]
 
 
@@ -76,6 +90,22 @@ def test_the_references_take_both_fast_paths_and_end_in_every_state(
     makers = {getattr(_EVIDENCE_SLOT.__get__(r, Resolution), "make", None) for r in out}
     assert {_then_compared, _exact_shown} <= makers
     assert {r.state for r in out} == set(ResolutionState)
+    # Each such evidence travels unrendered; some of it with authors that differ on its two
+    # sides (which the parent makes again), by each path and from each kind of item.
+    index = _batch._paper_index(resolver)
+    differ = set()
+    for ref, res in zip(_references(), out, strict=True):
+        raw = _EVIDENCE_SLOT.__get__(res, Resolution)
+        wire = _batch._evidence_wire(raw, index)
+        if getattr(raw, "make", None) in {_then_compared, _exact_shown}:
+            assert type(wire) is tuple
+            authors = [e for e in res.evidence if e.field == "authors"]
+            if authors and authors[0].left != authors[0].right:
+                differ.add((raw.make, type(ref)))
+        else:
+            assert type(wire) is list
+    assert {m for m, _ in differ} == {_then_compared, _exact_shown}
+    assert {t for _, t in differ} == {cl.Reference, cl.Paper, str}
 
 
 @pytest.mark.parametrize("position", range(len(_references())))
@@ -86,7 +116,7 @@ def test_a_result_sent_back_by_a_worker_equals_the_one_resolved_here(
     index = _batch._paper_index(resolver)
     # Sent before its evidence or reason is read (as a worker does), through pickle.
     wire = pickle.loads(pickle.dumps(_batch._to_wire_result(resolver.resolve(ref), index)))
-    back = _batch._resolution_from_wire(wire, resolver.catalog)
+    back = _batch._resolution_from_wire(wire, resolver.catalog, ref)
     expected = resolver.resolve(ref)
     assert _fields(back) == _fields(expected)
     assert back == expected
