@@ -710,13 +710,18 @@ class Resolver:
         # The collector is paused while the batch runs (see paused_collector), before anything
         # else is built; the objects that exist now (the catalog) are also frozen out of its
         # walks (always with children: they are forked from the frozen heap). Undone below.
-        with paused_collector(
-            freeze=not alone or total >= _FREEZE_MIN,
-            acyclic=all(isinstance(p, (Catalog, _OnePaper)) for p in self.providers),
-        ) as tick:
+        acyclic = all(isinstance(p, (Catalog, _OnePaper)) for p in self.providers)
+        with paused_collector(freeze=not alone or total >= _FREEZE_MIN, acyclic=acyclic) as tick:
             if not alone:
                 return resolve_in_processes(
-                    self, items, bad, workers=workers, report=report, tick=tick, chunk=chunk_size
+                    self,
+                    items,
+                    bad,
+                    workers=workers,
+                    report=report,
+                    tick=tick,
+                    chunk=chunk_size,
+                    acyclic=acyclic,
                 )
             out: list[Resolution] = []
             step = max(1, min(1000, total // 100 or 1)) if chunk_size is None else chunk_size

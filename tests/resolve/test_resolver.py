@@ -10,7 +10,7 @@ import pickle
 import time
 import unicodedata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import pytest
@@ -751,6 +751,70 @@ def test_resolve_many_with_workers_pauses_the_collector_before_building_anything
     assert frozen > 0
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
+
+
+class _Sent:
+    """A results queue for a ``resolve_many`` child run in this process (what it was sent)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, object]] = []
+
+    def put(self, message: tuple[int, object]) -> None:
+        self.sent.append(message)
+
+    def close(self) -> None:
+        pass
+
+    def join_thread(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("acyclic", [True, False])
+def test_a_child_of_a_batch_of_the_library_own_code_collects_nothing(
+    monkeypatch: pytest.MonkeyPatch, acyclic: bool
+) -> None:
+    # A child forked for resolve_many resolves as the parent does: with no plug-in provider no
+    # cycles are made, and it collects nothing; otherwise its youngest generation is collected
+    # every _COLLECT_EVERY items. (The child's loop run in this process, with the collector.)
+    import multiprocessing  # noqa: PLC0415
+
+    from citeledger.resolve import _batch  # noqa: PLC0415
+    from citeledger.resolve import _gc as module  # noqa: PLC0415
+
+    monkeypatch.setattr(module, "_COLLECT_EVERY", 4)
+    resolver = cl.Resolver(CATALOG)
+    refs: list[cl.Reference | cl.Paper | str] = list(_every_state() * 3)
+    ranges = _batch._guided_ranges(len(refs), 2, 7)
+    queue = _Sent()
+    young: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            young.append(info["collected"])
+
+    gc.callbacks.append(count)
+    gc.disable()  # as a child is forked: from the parent's paused collector
+    try:
+        _batch._child_main(
+            resolver=resolver,
+            items=refs,
+            index=None,
+            ranges=ranges,
+            counter=multiprocessing.get_context().Value("q", 0),
+            queue=queue,
+            acyclic=acyclic,
+        )
+    finally:
+        gc.callbacks.remove(count)
+        # (a child of an acyclic batch leaves its collector paused: the process ends with it)
+        assert gc.isenabled() is not acyclic
+        gc.enable()
+    assert [k for k, _ in queue.sent] == [*range(len(ranges)), _batch._CHILD_DONE]
+    assert sum(len(cast("list[object]", wire)) for _, wire in queue.sent[:-1]) == len(refs)
+    if acyclic:
+        assert young == []
+    else:
+        assert len(young) >= len(refs) // 4
 
 
 # --------------------------------------------------------------------------- properties
