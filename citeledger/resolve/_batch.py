@@ -26,6 +26,7 @@ from citeledger.model import (
 )
 from citeledger.model._observation import _Deferred
 from citeledger.resolve._gc import _no_tick, paused_collector
+from citeledger.resolve._items import _as_reference
 from citeledger.resolve._results import (
     _AGREEMENTS,
     _EVIDENCE_SLOT,
@@ -374,8 +375,6 @@ def _compared_from_wire(
 
 def _reference_authors(item: Reference | Paper | str) -> tuple[NameKey, ...]:
     # The name keys ``ReferenceFeatures.of`` gave the reference ``resolve(item)`` resolved.
-    from citeledger.resolve.resolver import _as_reference  # noqa: PLC0415 - it imports this
-
     return name_keys(_as_reference(item).authors)
 
 

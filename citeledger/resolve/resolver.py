@@ -33,7 +33,6 @@ from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
-import attrs
 from rapidfuzz import fuzz
 
 from citeledger.errors import InvalidArgument, ModelError
@@ -46,7 +45,6 @@ from citeledger.model import (
     ResolutionState,  # the model's own validator
 )
 from citeledger.model._observation import _Deferred
-from citeledger.model._work import _FROM_PAPER
 from citeledger.resolve._batch import (
     _MIN_BATCH,
     _asked,
@@ -58,6 +56,7 @@ from citeledger.resolve._batch import (
 )
 from citeledger.resolve._config import ResolverConfig
 from citeledger.resolve._gc import paused_collector
+from citeledger.resolve._items import _as_reference, _reference_from_paper, _staged
 from citeledger.resolve._pair import _OnePaper, pair_route
 from citeledger.resolve._results import (
     _exact_verified,
@@ -734,63 +733,9 @@ class Resolver:
             return out
 
 
-# Reference fields that Reference.from_paper leaves at their defaults: all but the _FROM_PAPER
-# ones, which it takes from the paper.
-_REFERENCE_REST: Final = tuple(
-    (a.name, getattr(Reference(), a.name))
-    for a in attrs.fields(Reference)
-    if a.name not in _FROM_PAPER
-)
-
-
 def _whole(value: object) -> bool:
     """Whether ``value`` is a whole number of at least 1 (a bool is not a number here)."""
     return not isinstance(value, bool) and isinstance(value, int) and value >= 1
-
-
-def _as_reference(item: object) -> Reference:
-    """The reference ``resolve(item)`` resolves: a string parsed, a paper as cited in full.
-
-    Raises:
-        ModelError: ``item`` is neither a reference, a paper nor a string.
-    """
-    if type(item) is Reference:
-        return item
-    if isinstance(item, str):
-        return Reference.from_string(item)
-    if isinstance(item, Paper):
-        return _reference_from_paper(item)
-    if isinstance(item, Reference):
-        return item
-    raise ModelError(
-        f"cannot resolve a {type(item).__name__}: pass a Reference, a Paper or a reference string"
-    )
-
-
-def _staged(item: object) -> tuple[Reference, ReferenceFeatures] | None:
-    """``item``'s reference and features for the batch engine; None if making them raises."""
-    try:
-        ref = _as_reference(item)
-        return ref, ReferenceFeatures.of(ref)
-    except Exception:  # resolve(item) raises it again, for this item only
-        return None
-
-
-def _reference_from_paper(paper: Paper) -> Reference:
-    """``Reference.from_paper(paper)`` without running converters on already-converted values.
-
-    A paper's title, authors, venue, volume, issue and identifiers went through the same
-    converters as a reference's, its year is an int and its first page is a whitespace-normalised
-    string, so the converters would return them unchanged (a test checks equality with
-    ``Reference.from_paper``). ``verify`` and ``resolve(paper)`` build one per call.
-    """
-    obj: Reference = object.__new__(Reference)
-    setattr_ = object.__setattr__
-    for name, value in _REFERENCE_REST:
-        setattr_(obj, name, value)
-    for name in _FROM_PAPER:
-        setattr_(obj, name, getattr(paper, name))
-    return obj
 
 
 def verify(
