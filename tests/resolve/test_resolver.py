@@ -770,7 +770,7 @@ class _Sent:
 
 
 @pytest.mark.parametrize("acyclic", [True, False])
-def test_a_child_of_a_batch_of_the_library_own_code_collects_nothing(
+def test_a_child_collects_only_when_its_batch_may_make_cycles(
     monkeypatch: pytest.MonkeyPatch, acyclic: bool
 ) -> None:
     # A child forked for resolve_many resolves as the parent does: with no plug-in provider no
@@ -806,9 +806,10 @@ def test_a_child_of_a_batch_of_the_library_own_code_collects_nothing(
         )
     finally:
         gc.callbacks.remove(count)
-        # (a child of an acyclic batch leaves its collector paused: the process ends with it)
-        assert gc.isenabled() is not acyclic
+        paused = not gc.isenabled()
         gc.enable()
+    # A child of an acyclic batch leaves its collector paused: the process ends with the batch.
+    assert paused is acyclic
     assert [k for k, _ in queue.sent] == [*range(len(ranges)), _batch._CHILD_DONE]
     assert sum(len(cast("list[object]", wire)) for _, wire in queue.sent[:-1]) == len(refs)
     if acyclic:
@@ -1151,7 +1152,7 @@ def test_the_resolvers_reference_from_a_paper_equals_reference_from_paper(
     paper: cl.Paper,
 ) -> None:
     # resolve(paper) and verify() build the reference without re-running its converters.
-    from citeledger.resolve.resolver import _reference_from_paper  # noqa: PLC0415
+    from citeledger.resolve._items import _reference_from_paper  # noqa: PLC0415
 
     built = _reference_from_paper(paper)
     assert built == cl.Reference.from_paper(paper)
