@@ -26,7 +26,7 @@ from citeledger.resolve._rules import (
     _ident_evidence,
     _Scored,
 )
-from citeledger.resolve.scoring import EvidenceTuple, _evidence_tuple, _outcome_tuple
+from citeledger.resolve.scoring import EvidenceTuple, _evidence_tuple
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -211,25 +211,9 @@ def _exact_reason(ident: Identifier, note: str, told: str) -> str:
 def _evidence_tuples(value: Sequence[Evidence] | _Deferred) -> list[EvidenceTuple]:
     """A result's evidence (its slot's value: rendered or deferred) as plain tuples.
 
-    What ``resolve_many``'s worker processes send: the evidence :func:`_then_compared` and
-    :func:`_exact_shown` would render, read straight from their comparisons' outcomes without
-    building an :class:`~citeledger.model.Evidence` per field (a seventh of a worker's time
-    went to building them only to read them back); any other deferred evidence is made and
-    read. Keep in step with those two functions (a test compares every state's evidence).
+    What ``resolve_many``'s worker processes send for evidence that does not travel unrendered
+    (``_batch._evidence_wire`` sends a compared candidate's fields as they are): deferred
+    evidence is made, then read.
     """
-    if type(value) is _Deferred:
-        make, args = value.make, value.args
-        if make is _then_compared:
-            before, scored = cast("tuple[Sequence[Evidence] | _Deferred, _Scored]", args)
-            return [*_evidence_tuples(before), *map(_outcome_tuple, scored.comparison.outcomes)]
-        if make is _exact_shown:
-            before, ident, chosen, note = cast(
-                "tuple[Sequence[Evidence] | _Deferred, Identifier, _Scored, str]", args
-            )
-            return [
-                *_evidence_tuples(before),
-                _evidence_tuple(_ident_evidence(ident, chosen.paper, note)),
-                *map(_outcome_tuple, chosen.comparison.outcomes),
-            ]
-        value = value.value()
-    return [_evidence_tuple(e) for e in cast("Sequence[Evidence]", value)]
+    shown = value.value() if type(value) is _Deferred else value
+    return [_evidence_tuple(e) for e in cast("Sequence[Evidence]", shown)]

@@ -405,17 +405,6 @@ def _outcome_evidence(outcome: FieldOutcome) -> Evidence:
 EvidenceTuple = tuple[str, str, float | None, str | None, str | None, str | None]
 
 
-def _outcome_tuple(outcome: FieldOutcome) -> EvidenceTuple:
-    """:func:`_outcome_evidence` of ``outcome`` as an :data:`EvidenceTuple`, no Evidence built.
-
-    A worker process of ``resolve_many`` sends every result's evidence this way (a test checks
-    it equals the rendered evidence).
-    """
-    name, agreement, score, left, right = _shown(outcome)
-    # ``_value_``: the member's value as a plain attribute (``.value`` is a slower property).
-    return name, agreement._value_, score, left, right, None
-
-
 def _evidence_tuple(ev: Evidence) -> EvidenceTuple:
     """An :class:`~citeledger.model.Evidence` value as an :data:`EvidenceTuple`."""
     return ev.field, ev.agreement._value_, ev.score, ev.left, ev.right, ev.note

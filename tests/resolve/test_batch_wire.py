@@ -1,8 +1,8 @@
 """What ``resolve_many``'s worker processes send back: every field of every result, unchanged.
 
-A worker turns each result into plain tuples (``_to_wire_result``) - its deferred evidence read
-straight from the comparisons' outcomes, without building the evidence - and the parent rebuilds
-them (``_resolution_from_wire``). These tests compare the rebuilt results field by field with
+A worker turns each result into plain tuples (``_to_wire_result``) - a compared candidate's
+evidence sent unrendered, as the candidate and its comparison's outcomes - and the parent
+rebuilds them (``_resolution_from_wire``), rendering that evidence when it is read. These tests compare the rebuilt results field by field with
 the results resolved here, over references that end in every state.
 """
 
@@ -12,11 +12,9 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import citeledger as cl
-from citeledger.model import Agreement, Resolution, ResolutionState, replace
+from citeledger.model import Resolution, ResolutionState, replace
 from citeledger.model._observation import _Deferred
 from citeledger.resolve import _batch
 from citeledger.resolve._results import (
@@ -25,12 +23,8 @@ from citeledger.resolve._results import (
     _exact_shown,
     _then_compared,
 )
-from citeledger.resolve.names import name_keys
 from citeledger.resolve.scoring import (
-    FieldOutcome,
     _evidence_tuple,
-    _outcome_evidence,
-    _outcome_tuple,
 )
 from tests.resolve.test_resolver import CATALOG, KNUTH, ZERO, _every_state, _ref
 
@@ -141,34 +135,3 @@ def test_resolve_many_with_workers_equals_resolve(resolver: cl.Resolver) -> None
     refs = _references() * 3
     expected = [_fields(resolver.resolve(r)) for r in refs]
     assert [_fields(r) for r in resolver.resolve_many(refs, workers=2)] == expected
-
-
-_AGREEMENT = st.sampled_from(list(Agreement))
-_TEXT = st.text(max_size=150)
-_SCORE = st.none() | st.floats(0.0, 100.0)
-
-
-@st.composite
-def _outcomes(draw: st.DrawFn) -> FieldOutcome:
-    """A field outcome as ``compare`` records it (values before rendering)."""
-    name = draw(st.sampled_from(["title", "authors", "year", "volume", "first_page", "venue"]))
-    if name == "authors":
-        one = st.sampled_from(["A. Smith", "Müller, J.", "Li Wei", "X", "Ng"]).map(
-            cl.Author.from_string
-        )
-        names = st.lists(one, max_size=40)
-        left: Any = name_keys(draw(names))
-        right: Any = name_keys(draw(names))
-    elif name == "year":
-        left, right = draw(st.integers(1000, 2100)), draw(st.none() | st.integers(1000, 2100))
-    else:
-        left, right = draw(_TEXT), draw(st.none() | _TEXT)
-    return (name, draw(_AGREEMENT), draw(_SCORE), left, right)
-
-
-@given(_outcomes())
-def test_an_outcome_as_a_tuple_is_its_evidence(outcome: FieldOutcome) -> None:
-    assert _outcome_tuple(outcome) == _evidence_tuple(_outcome_evidence(outcome))
-    agreement = _outcome_tuple(outcome)[1]
-    assert type(agreement) is str
-    assert agreement == outcome[1].value
