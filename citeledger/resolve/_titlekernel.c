@@ -1965,12 +1965,149 @@ mod_set_early_abort(PyObject *Py_UNUSED(m), PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* blocking_lists(postings, tokens, max_df, block_tokens, scan_budget): the choice of
+ * Catalog._blocking_lists (catalog.py, which documents it) once the title's tokens are known, in
+ * one call: the distinct tokens found in ``postings`` with at most ``max_df`` ids, ordered by
+ * (document frequency, token), then the union of the rarest lists within the scan budget, or two
+ * of the three rarest.  Returns (lists, mode) or None, exactly as the Python method does (a test
+ * compares them); the Python method is used when this module is absent. */
+typedef struct {
+    Py_ssize_t df;
+    PyObject *tok; /* borrowed: an exact str */
+    PyObject *arr; /* borrowed */
+} Known;
+
+static int
+known_cmp(const void *pa, const void *pb)
+{
+    const Known *a = (const Known *)pa, *b = (const Known *)pb;
+    if (a->df != b->df) {
+        return a->df < b->df ? -1 : 1;
+    }
+    /* two exact str: PyUnicode_Compare cannot fail (code point order, as Python's <) */
+    return PyUnicode_Compare(a->tok, b->tok);
+}
+
+static PyObject *
+mod_blocking_lists(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "blocking_lists(postings, tokens, max_df, block_tokens, scan_budget)");
+        return NULL;
+    }
+    PyObject *postings = args[0];
+    if (!PyDict_CheckExact(postings)) {
+        PyErr_SetString(PyExc_TypeError, "blocking_lists: postings must be a dict");
+        return NULL;
+    }
+    Py_ssize_t max_df = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t block_tokens = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t budget = PyLong_AsSsize_t(args[4]);
+    if ((max_df == -1 || block_tokens == -1 || budget == -1) && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (block_tokens < 1) {
+        PyErr_SetString(PyExc_ValueError, "blocking_lists: block_tokens must be at least 1");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(args[1], "blocking_lists: tokens must be a sequence");
+    if (!seq) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Known stack_known[32];
+    Known *known = stack_known;
+    if (n > 32) {
+        known = PyMem_Malloc(sizeof(Known) * (size_t)n);
+        if (!known) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+    }
+    PyObject *result = NULL;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *tok = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyUnicode_CheckExact(tok)) {
+            PyErr_SetString(PyExc_TypeError, "blocking_lists: tokens must be str");
+            goto done;
+        }
+        PyObject *arr = PyDict_GetItemWithError(postings, tok);
+        if (!arr) {
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            continue;
+        }
+        Py_ssize_t df = PyObject_Length(arr);
+        if (df < 0) {
+            goto done;
+        }
+        if (df > max_df) {
+            continue;
+        }
+        known[k].df = df;
+        known[k].tok = tok;
+        known[k].arr = arr;
+        k++;
+    }
+    if (k == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    qsort(known, (size_t)k, sizeof(Known), known_cmp);
+    /* set(tokens): a repeated token is one (equal tokens sort next to each other) */
+    Py_ssize_t d = 1;
+    for (Py_ssize_t i = 1; i < k; i++) {
+        if (PyUnicode_Compare(known[i].tok, known[d - 1].tok) != 0) {
+            known[d++] = known[i];
+        }
+    }
+    Py_ssize_t chosen = d < block_tokens ? d : block_tokens;
+    Py_ssize_t take = chosen; /* how many of the chosen lists are returned */
+    long mode = 0;
+    if (chosen > 1) {
+        if (known[0].df <= budget) {
+            Py_ssize_t total = known[0].df;
+            take = 1;
+            while (take < chosen) {
+                total += known[take].df;
+                if (total > budget) {
+                    break;
+                }
+                take++;
+            }
+        }
+        else if (chosen > 2) {
+            take = 3;
+            mode = 1;
+        }
+    }
+    PyObject *lists = PyList_New(take);
+    if (!lists) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < take; i++) {
+        PyList_SET_ITEM(lists, i, Py_NewRef(known[i].arr));
+    }
+    result = Py_BuildValue("(Nl)", lists, mode);
+done:
+    if (known != stack_known) {
+        PyMem_Free(known);
+    }
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyMethodDef titlekernel_functions[] = {
     {"simd_levels", mod_simd_levels, METH_NOARGS,
      "The SIMD levels this CPU and build support: ('scalar', ['avx2', ['avx512']])."},
     {"get_simd", mod_get_simd, METH_NOARGS, "The SIMD level top() uses."},
     {"set_simd", mod_set_simd, METH_O,
      "Use this SIMD level (one of simd_levels()); the results are the same at every level."},
+    {"blocking_lists", (PyCFunction)(void (*)(void))mod_blocking_lists, METH_FASTCALL,
+     "Catalog._blocking_lists once the title's tokens are known: (lists, mode) or None."},
     {"_set_early_abort", mod_set_early_abort, METH_O,
      "Whether SIMD batches abandon candidates that cannot reach the threshold (for tests)."},
     {NULL, NULL, 0, NULL},

@@ -33,11 +33,24 @@ from typing import TYPE_CHECKING, Final
 from rapidfuzz import fuzz, process
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from citeledger.resolve._titlekernel import TitleTable as CTitleTable
 
-__all__ = ["COMPILED", "PyTitleTable", "TitleTable", "candidate_ids", "scored_ids"]
+    #: ``blocking_lists(postings, tokens, max_df, block_tokens, scan_budget)``.
+    BlockingLists = Callable[
+        [dict[str, array[int]], Iterable[str], int, int, int],
+        tuple[list[array[int]], int] | None,
+    ]
+
+__all__ = [
+    "COMPILED",
+    "PyTitleTable",
+    "TitleTable",
+    "blocking_lists",
+    "candidate_ids",
+    "scored_ids",
+]
 
 
 class PyTitleTable:
@@ -207,16 +220,28 @@ def _rebuild_compiled(state: tuple[bytes, bytes, bytes, str]) -> PyTitleTable | 
 
 
 _compiled: type[CTitleTable] | None
+_compiled_blocking: BlockingLists | None
 try:
     from citeledger.resolve._titlekernel import TitleTable as _Loaded
 except ImportError:  # no compiler at install time: the pure-Python table
-    _compiled = None
+    _compiled = _compiled_blocking = None
 else:
     _compiled = _Loaded
+    try:
+        from citeledger.resolve._titlekernel import blocking_lists as _loaded_blocking
+    except ImportError:  # an extension built before blocking_lists existed: the table alone
+        _compiled_blocking = None
+    else:
+        _compiled_blocking = _loaded_blocking
 
 #: Whether :data:`TitleTable` is the compiled implementation (the extension imports and
 #: ``CITELEDGER_PURE_PYTHON`` is not ``1``).
 COMPILED: Final = _compiled is not None and os.environ.get("CITELEDGER_PURE_PYTHON") != "1"
+
+#: The compiled choice of a title's blocking lists (``_titlekernel.blocking_lists``, the same
+#: results as ``Catalog._blocking_lists``' Python code; a test compares them), None when the
+#: title table is not compiled.
+blocking_lists: Final[BlockingLists | None] = _compiled_blocking if COMPILED else None
 
 if TYPE_CHECKING:
     TitleTable = PyTitleTable

@@ -19,8 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
+from citeledger import Paper
 from citeledger.resolve import _titles
+from citeledger.resolve import catalog as cat_module
 from citeledger.resolve._titles import PyTitleTable
+from citeledger.resolve.catalog import _TWO_OF_THREE, _UNION, _blocking_choice
 from citeledger.resolve.normalize import normalize_title
 from tests.conftest import MATCHING, requires_shared
 
@@ -449,3 +452,113 @@ def test_sorted_unsorted_and_repeated_lists_equal_python_table(problem: Problem)
     # twice per level: the second call finds the table's marks cleared by the first
     want = _equal_at_every_level(problem, repeats=2)
     assert want == _reference_top(*problem)
+
+
+# --- the choice of blocking lists (Catalog._blocking_lists), compiled and in Python ----------
+
+#: A random blocking problem: postings, the title's tokens, max_df, block_tokens, scan budget.
+Blocking: TypeAlias = "tuple[dict[str, array[int]], list[str], int, int, int]"
+
+_TOKENS = ["ab", "ba", "abc", "b", "zz", "é", "𝄞x", "deep", "learning", "model"]
+
+
+@st.composite
+def _blocking_problems(draw: st.DrawFn) -> Blocking:
+    known = draw(st.lists(st.sampled_from(_TOKENS), unique=True))
+    # Lengths around the budget and max_df, often equal (ties are ordered by the token).
+    postings = {
+        tok: array("I", range(draw(st.sampled_from([0, 1, 2, 3, 5, 8]) | st.integers(0, 40))))
+        for tok in known
+    }
+    # Repeated tokens (a title's words repeat), tokens no posting holds, any order.
+    tokens = draw(st.lists(st.sampled_from(_TOKENS), max_size=12))
+    many = draw(st.integers(0, 40))  # more tokens than the compiled stack buffer holds
+    if many > 33:
+        tokens += [f"t{i}" for i in range(many)]
+        for i in range(0, many, 3):
+            postings[f"t{i}"] = array("I", range(i % 7))
+    max_df = draw(st.integers(0, 45))
+    block_tokens = draw(st.integers(1, 6))
+    budget = draw(st.sampled_from([0, 1, 3, 6, 10, 300]) | st.integers(0, 60))
+    return postings, tokens, max_df, block_tokens, budget
+
+
+def _shown(choice: tuple[list[array[int]], int] | None) -> object:
+    # the lists by identity (the postings' own arrays, not copies) and the mode
+    return None if choice is None else ([id(a) for a in choice[0]], choice[1])
+
+
+@needs_compiled
+@given(_blocking_problems())
+@settings(max_examples=800)
+def test_compiled_blocking_lists_equal_python(problem: Blocking) -> None:
+    postings, tokens, max_df, block_tokens, budget = problem
+    want = _blocking_choice(postings, tokens, max_df, block_tokens, budget)
+    got = _titlekernel.blocking_lists(postings, tokens, max_df, block_tokens, budget)
+    assert _shown(got) == _shown(want)
+    # any iterable of tokens, as the Python code takes
+    assert _shown(
+        _titlekernel.blocking_lists(postings, iter(tokens), max_df, block_tokens, budget)
+    ) == _shown(want)
+
+
+def test_python_blocking_lists_rule() -> None:
+    rare, mid, common = array("I", [1]), array("I", [1, 2, 3]), array("I", range(50))
+    postings = {"rare": rare, "mid": mid, "common": common, "huge": array("I", range(99))}
+    tokens = ["common", "mid", "rare", "rare", "huge", "unknown"]
+    # the rarest first, then the next while the lists stay within the budget
+    assert _shown(_blocking_choice(postings, tokens, 60, 4, 10)) == _shown(([rare, mid], _UNION))
+    assert _shown(_blocking_choice(postings, tokens, 60, 4, 100)) == _shown(
+        ([rare, mid, common], _UNION)
+    )
+    # over max_df: left out entirely
+    assert _shown(_blocking_choice(postings, tokens, 2, 4, 100)) == _shown(([rare], _UNION))
+    assert _blocking_choice(postings, ["huge", "unknown"], 60, 4, 100) is None
+    # the rarest over the budget: two of the three rarest
+    assert _shown(_blocking_choice(postings, tokens, 60, 4, 0)) == _shown(
+        ([rare, mid, common], _TWO_OF_THREE)
+    )
+    assert _shown(_blocking_choice(postings, ["mid", "common"], 60, 4, 0)) == _shown(
+        ([mid, common], _UNION)
+    )
+    # equal frequencies: ordered by the token
+    a, b = array("I", [1, 2]), array("I", [3, 4])
+    assert _shown(_blocking_choice({"b": b, "a": a}, ["b", "a"], 9, 1, 9)) == _shown(([a], _UNION))
+
+
+@needs_compiled
+def test_compiled_blocking_lists_bad_arguments() -> None:
+    postings = {"a": array("I", [1])}
+    with pytest.raises(TypeError):
+        _titlekernel.blocking_lists(postings, ["a"], 1, 1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _titlekernel.blocking_lists([("a", 1)], ["a"], 1, 1, 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _titlekernel.blocking_lists(postings, ["a", 3], 1, 1, 1)  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        _titlekernel.blocking_lists(postings, 5, 1, 1, 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="block_tokens"):
+        _titlekernel.blocking_lists(postings, ["a"], 1, 0, 1)
+    with pytest.raises(TypeError):
+        _titlekernel.blocking_lists({"a": 5}, ["a"], 1, 1, 1)  # type: ignore[dict-item]
+
+
+def test_catalog_uses_the_compiled_choice_when_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    papers = [Paper(title=f"deep learning model {w}") for w in ("alpha", "beta", "gamma", "beta")]
+    catalog = cat_module.Catalog(papers)
+    title = normalize_title("Deep learning of the beta model")
+    expected = cat_module.Catalog.blocking_ids(catalog, title)
+    assert expected  # the titles share tokens
+    calls: list[object] = []
+    if _titles.blocking_lists is not None:
+        real = _titles.blocking_lists
+
+        def spy(*args: Any) -> Any:
+            calls.append(args)
+            return real(*args)
+
+        monkeypatch.setattr(cat_module, "_compiled_blocking", spy)
+        assert catalog.blocking_ids(title) == expected
+        assert calls  # the compiled choice answered
+    monkeypatch.setattr(cat_module, "_compiled_blocking", None)
+    assert catalog.blocking_ids(title) == expected  # and the Python one agrees
