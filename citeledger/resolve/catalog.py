@@ -29,7 +29,7 @@ from array import array
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from citeledger.errors import ModelError
+from citeledger.errors import InvalidArgument, ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
@@ -182,6 +182,10 @@ class Catalog:
             select nothing useful and would make candidate lists long). ``None`` means
             ``max(1000, 2% of the catalog)``, computed at query time.
 
+    Raises:
+        InvalidArgument: ``block_tokens`` is not a whole number of at least 1, or ``max_df`` is
+            neither None nor a whole number of at least 0.
+
     The catalog is picklable, so a resolver ships it to worker processes once.
 
     Example:
@@ -214,6 +218,11 @@ class Catalog:
     def __init__(
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
+        # (Checked here: a catalog with no token to block on would fail at its first query.)
+        if type(block_tokens) is not int or block_tokens < 1:
+            raise InvalidArgument(f"block_tokens must be a whole number >= 1, got {block_tokens!r}")
+        if max_df is not None and (type(max_df) is not int or max_df < 0):
+            raise InvalidArgument(f"max_df must be None or a whole number >= 0, got {max_df!r}")
         # The papers; None for a paper added as a record (:meth:`add_record`) until it is first
         # read: it is built then from its row of ``_rows`` and kept here.
         self._papers: list[Paper | None] = []
@@ -516,6 +525,7 @@ class Catalog:
         Raises:
             ModelError: ``records`` is not one of the above, or a record is refused
                 (:meth:`add_record`; the message names the record's index).
+            InvalidArgument: ``block_tokens`` or ``max_df`` is refused (as by the constructor).
 
         Example:
             >>> cat = Catalog.from_records([{"title": "Attention is all you need", "year": 2017}])

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citeledger as cl
+from citeledger.errors import InvalidArgument
 from citeledger.identifiers import version_key
 from citeledger.model import Relation
 from citeledger.resolve import _rows
@@ -542,3 +543,32 @@ def test_a_paper_built_from_its_row_is_the_papers_equal_in_every_field() -> None
         assert got == want
         assert hash(got) == hash(want)
         assert pickle.loads(pickle.dumps(got)) == want
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"block_tokens": 0}, "block_tokens"),
+        ({"block_tokens": -2}, "block_tokens"),
+        ({"block_tokens": 2.0}, "block_tokens"),
+        ({"block_tokens": True}, "block_tokens"),
+        ({"max_df": -1}, "max_df"),
+        ({"max_df": "10"}, "max_df"),
+    ],
+)
+def test_blocking_settings_are_checked_when_the_catalog_is_made(
+    kwargs: dict[str, object], match: str
+) -> None:
+    # Before, Catalog(block_tokens=0) was made and failed at its first query (an IndexError).
+    papers = [cl.Paper(title="Attention is all you need")]
+    with pytest.raises(InvalidArgument, match=match):
+        cl.Catalog(papers, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=match):
+        cl.Catalog.from_records([{"title": "Attention is all you need"}], **kwargs)  # type: ignore[arg-type]
+
+
+def test_smallest_blocking_settings_work() -> None:
+    papers = [cl.Paper(title="Attention is all you need"), cl.Paper(title="Deep residual learning")]
+    one = cl.Catalog(papers, block_tokens=1, max_df=0)
+    assert one.blocking_ids("attention is all you need") == []  # every token over max_df 0
+    assert cl.Catalog(papers, block_tokens=1).blocking_ids("attention is all you need") == [0]
