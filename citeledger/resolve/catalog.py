@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import gc
+import operator
 from array import array
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
@@ -130,6 +131,21 @@ def _blocking_choice(
     return chosen[:3], _TWO_OF_THREE
 
 
+def _whole_at_least(value: object, least: int, name: str) -> int:
+    """``value`` as an ``int`` if it is a whole number of at least ``least``.
+
+    A whole number: an ``int`` or a NumPy integer (``operator.index``), not a bool. Anything
+    else raises :class:`InvalidArgument` naming ``name``.
+    """
+    try:
+        number = None if isinstance(value, bool) else operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        number = None
+    if number is None or number < least:
+        raise InvalidArgument(f"{name} must be a whole number >= {least}, got {value!r}")
+    return number
+
+
 def locator_key(volume: str | None, first_page: str | None) -> str | None:
     """The key of a volume and first page as the catalog indexes them, or None if one is missing.
 
@@ -184,7 +200,8 @@ class Catalog:
 
     Raises:
         InvalidArgument: ``block_tokens`` is not a whole number of at least 1, or ``max_df`` is
-            neither None nor a whole number of at least 0.
+            neither None nor a whole number of at least 0 (an ``int`` or a NumPy integer; not
+            a bool).
 
     The catalog is picklable, so a resolver ships it to worker processes once.
 
@@ -219,10 +236,9 @@ class Catalog:
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
         # (Checked here: a catalog with no token to block on would fail at its first query.)
-        if type(block_tokens) is not int or block_tokens < 1:
-            raise InvalidArgument(f"block_tokens must be a whole number >= 1, got {block_tokens!r}")
-        if max_df is not None and (type(max_df) is not int or max_df < 0):
-            raise InvalidArgument(f"max_df must be None or a whole number >= 0, got {max_df!r}")
+        block_tokens = _whole_at_least(block_tokens, 1, "block_tokens")
+        if max_df is not None:
+            max_df = _whole_at_least(max_df, 0, "max_df")
         # The papers; None for a paper added as a record (:meth:`add_record`) until it is first
         # read: it is built then from its row of ``_rows`` and kept here.
         self._papers: list[Paper | None] = []

@@ -572,3 +572,9 @@ def test_smallest_blocking_settings_work() -> None:
     one = cl.Catalog(papers, block_tokens=1, max_df=0)
     assert one.blocking_ids("attention is all you need") == []  # every token over max_df 0
     assert cl.Catalog(papers, block_tokens=1).blocking_ids("attention is all you need") == [0]
+    # NumPy integers are whole numbers too (and are kept as ints)
+    numpy = pytest.importorskip("numpy")
+    cat = cl.Catalog(papers, block_tokens=numpy.int64(2), max_df=numpy.int32(5))
+    assert cat.blocking_ids("attention is all you need") == [0]
+    assert type(cat._block_tokens) is int
+    assert type(cat._max_df) is int
