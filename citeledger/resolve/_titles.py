@@ -45,8 +45,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMPILED",
+    "TWO_OF_THREE",
+    "UNION",
     "PyTitleTable",
     "TitleTable",
+    "blocking_choice",
     "blocking_lists",
     "candidate_ids",
     "scored_ids",
@@ -161,6 +164,56 @@ def scored_ids(  # noqa: PLR0917 - positional, as PyTitleTable.top
     return scored
 
 
+#: :meth:`PyTitleTable.top`'s ``mode``: the candidates are the union of the lists.
+UNION: Final = 0
+#: :meth:`PyTitleTable.top`'s ``mode``: the candidates are the ids in two of the three lists.
+TWO_OF_THREE: Final = 1
+
+
+def blocking_choice(
+    postings: dict[str, array[int]],
+    tokens: Iterable[str],
+    max_df: int,
+    block_tokens: int,
+    budget: int,
+) -> tuple[list[array[int]], int] | None:
+    """Which posting lists select a title's candidates, and how (``Catalog._blocking_lists``).
+
+    The distinct ``tokens`` that ``postings`` holds with at most ``max_df`` ids, ordered by
+    (document frequency, token); of the first ``block_tokens`` of them: the rarest list and the
+    next ones while the lists together stay within ``budget`` ids (:data:`UNION`), or, when the
+    rarest alone is over the budget, the two (:data:`UNION`) or three rarest
+    (:data:`TWO_OF_THREE`). None when no token qualifies. ``_titlekernel.blocking_lists`` is
+    the same choice, compiled (:data:`blocking_lists`; a test compares the two).
+    """
+    # (document frequency, token, postings): tokens are distinct, so the sort never
+    # compares the arrays.
+    known: list[tuple[int, str, array[int]]] = []
+    for tok in set(tokens):
+        arr = postings.get(tok)
+        if arr is not None and len(arr) <= max_df:
+            known.append((len(arr), tok, arr))
+    if not known:
+        return None
+    known.sort()
+    chosen = [k[2] for k in known[:block_tokens]]
+    first = chosen[0]
+    if len(chosen) == 1:
+        return chosen, UNION
+    if len(first) <= budget:
+        scanned = [first]
+        total = len(first)
+        for arr in chosen[1:]:
+            total += len(arr)
+            if total > budget:
+                break
+            scanned.append(arr)
+        return scanned, UNION
+    if len(chosen) == 2:
+        return chosen, UNION
+    return chosen[:3], TWO_OF_THREE
+
+
 def candidate_ids(lists: Sequence[array[int]], mode: int) -> set[int]:
     """The ids :meth:`PyTitleTable.top` scores: the lists' union, or ids in two of the three.
 
@@ -239,8 +292,8 @@ else:
 COMPILED: Final = _compiled is not None and os.environ.get("CITELEDGER_PURE_PYTHON") != "1"
 
 #: The compiled choice of a title's blocking lists (``_titlekernel.blocking_lists``, the same
-#: results as ``Catalog._blocking_lists``' Python code; a test compares them), None when the
-#: title table is not compiled.
+#: results as :func:`blocking_choice`; a test compares them), None when the title table is not
+#: compiled.
 blocking_lists: Final[BlockingLists | None] = _compiled_blocking if COMPILED else None
 
 if TYPE_CHECKING:

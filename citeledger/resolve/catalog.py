@@ -58,7 +58,7 @@ from citeledger.resolve._rows import (
     _title_words,
     post,
 )
-from citeledger.resolve._titles import TitleTable, candidate_ids
+from citeledger.resolve._titles import TitleTable, blocking_choice, candidate_ids
 from citeledger.resolve._titles import blocking_lists as _compiled_blocking
 from citeledger.resolve.names import NameKey, name_keys
 from citeledger.resolve.normalize import (
@@ -87,48 +87,6 @@ __all__ = [
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
 _SCAN_BUDGET: Final = 300
-# How the blocking lists combine (:meth:`Catalog._blocking_lists`; the title table's modes).
-_UNION: Final = 0
-_TWO_OF_THREE: Final = 1
-
-
-def _blocking_choice(
-    postings: dict[str, array[int]],
-    tokens: Iterable[str],
-    max_df: int,
-    block_tokens: int,
-    budget: int = _SCAN_BUDGET,
-) -> tuple[list[array[int]], int] | None:
-    """:meth:`Catalog._blocking_lists` in Python, once the title's tokens are known.
-
-    (``_titlekernel.blocking_lists`` is the same choice, compiled; ``budget``: the scan budget.)
-    """
-    # (document frequency, token, postings): tokens are distinct, so the sort never
-    # compares the arrays.
-    known: list[tuple[int, str, array[int]]] = []
-    for tok in set(tokens):
-        arr = postings.get(tok)
-        if arr is not None and len(arr) <= max_df:
-            known.append((len(arr), tok, arr))
-    if not known:
-        return None
-    known.sort()
-    chosen = [k[2] for k in known[:block_tokens]]
-    first = chosen[0]
-    if len(chosen) == 1:
-        return chosen, _UNION
-    if len(first) <= budget:
-        scanned = [first]
-        total = len(first)
-        for arr in chosen[1:]:
-            total += len(arr)
-            if total > budget:
-                break
-            scanned.append(arr)
-        return scanned, _UNION
-    if len(chosen) == 2:
-        return chosen, _UNION
-    return chosen[:3], _TWO_OF_THREE
 
 
 def _whole_at_least(value: object, least: int, name: str) -> int:
@@ -820,7 +778,7 @@ class Catalog:
         if _compiled_blocking is not None and block_tokens >= 1:
             # The same choice in one compiled call (a test compares the two).
             return _compiled_blocking(self._postings, tokens, max_df, block_tokens, _SCAN_BUDGET)
-        return _blocking_choice(self._postings, tokens, max_df, block_tokens)
+        return blocking_choice(self._postings, tokens, max_df, block_tokens, _SCAN_BUDGET)
 
     def scored_candidates(
         self,

@@ -22,8 +22,7 @@ from rapidfuzz import fuzz, process
 from citeledger import Paper
 from citeledger.resolve import _titles
 from citeledger.resolve import catalog as cat_module
-from citeledger.resolve._titles import PyTitleTable
-from citeledger.resolve.catalog import _TWO_OF_THREE, _UNION, _blocking_choice
+from citeledger.resolve._titles import TWO_OF_THREE, UNION, PyTitleTable, blocking_choice
 from citeledger.resolve.normalize import normalize_title
 from tests.conftest import MATCHING, requires_shared
 
@@ -493,7 +492,7 @@ def _shown(choice: tuple[list[array[int]], int] | None) -> object:
 @settings(max_examples=800)
 def test_compiled_blocking_lists_equal_python(problem: Blocking) -> None:
     postings, tokens, max_df, block_tokens, budget = problem
-    want = _blocking_choice(postings, tokens, max_df, block_tokens, budget)
+    want = blocking_choice(postings, tokens, max_df, block_tokens, budget)
     got = _titlekernel.blocking_lists(postings, tokens, max_df, block_tokens, budget)
     assert _shown(got) == _shown(want)
     # any iterable of tokens, as the Python code takes
@@ -507,23 +506,23 @@ def test_python_blocking_lists_rule() -> None:
     postings = {"rare": rare, "mid": mid, "common": common, "huge": array("I", range(99))}
     tokens = ["common", "mid", "rare", "rare", "huge", "unknown"]
     # the rarest first, then the next while the lists stay within the budget
-    assert _shown(_blocking_choice(postings, tokens, 60, 4, 10)) == _shown(([rare, mid], _UNION))
-    assert _shown(_blocking_choice(postings, tokens, 60, 4, 100)) == _shown(
-        ([rare, mid, common], _UNION)
+    assert _shown(blocking_choice(postings, tokens, 60, 4, 10)) == _shown(([rare, mid], UNION))
+    assert _shown(blocking_choice(postings, tokens, 60, 4, 100)) == _shown(
+        ([rare, mid, common], UNION)
     )
     # over max_df: left out entirely
-    assert _shown(_blocking_choice(postings, tokens, 2, 4, 100)) == _shown(([rare], _UNION))
-    assert _blocking_choice(postings, ["huge", "unknown"], 60, 4, 100) is None
+    assert _shown(blocking_choice(postings, tokens, 2, 4, 100)) == _shown(([rare], UNION))
+    assert blocking_choice(postings, ["huge", "unknown"], 60, 4, 100) is None
     # the rarest over the budget: two of the three rarest
-    assert _shown(_blocking_choice(postings, tokens, 60, 4, 0)) == _shown(
-        ([rare, mid, common], _TWO_OF_THREE)
+    assert _shown(blocking_choice(postings, tokens, 60, 4, 0)) == _shown(
+        ([rare, mid, common], TWO_OF_THREE)
     )
-    assert _shown(_blocking_choice(postings, ["mid", "common"], 60, 4, 0)) == _shown(
-        ([mid, common], _UNION)
+    assert _shown(blocking_choice(postings, ["mid", "common"], 60, 4, 0)) == _shown(
+        ([mid, common], UNION)
     )
     # equal frequencies: ordered by the token
     a, b = array("I", [1, 2]), array("I", [3, 4])
-    assert _shown(_blocking_choice({"b": b, "a": a}, ["b", "a"], 9, 1, 9)) == _shown(([a], _UNION))
+    assert _shown(blocking_choice({"b": b, "a": a}, ["b", "a"], 9, 1, 9)) == _shown(([a], UNION))
 
 
 @needs_compiled
