@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import ClassVar
 
 import attrs
@@ -15,6 +16,22 @@ from citeledger.model import (
 )
 
 __all__ = ["ResolverConfig"]
+
+
+def _whole_at_least(value: object, least: int) -> int | None:
+    """``value`` as an ``int`` if it is a whole number of at least ``least``, else None.
+
+    A whole number: an ``int`` or a NumPy integer (what ``operator.index`` takes), not a bool.
+    The one rule for the resolver's counts (``resolve_many``'s ``workers`` and ``chunk_size``,
+    a catalog's ``block_tokens`` and ``max_df``); each caller names its argument in its error.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return number if number >= least else None
 
 
 def _score_range(_: object, attribute: attrs.Attribute[float], value: float) -> None:

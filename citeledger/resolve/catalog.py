@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import collections
 import gc
-import operator
 from array import array
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
@@ -39,6 +38,7 @@ from citeledger.model import Paper, _convert
 from citeledger.model._convert import _opt_str, _year
 from citeledger.model._work import _title, first_page_of, paper_order_key
 from citeledger.resolve import _rows
+from citeledger.resolve._config import _whole_at_least
 from citeledger.resolve._gc import paused_collector
 from citeledger.resolve._rows import (
     _ASCII_DROP,
@@ -87,21 +87,6 @@ __all__ = [
 #: Blocking reads at most about this many posting entries per query in the common case (see
 #: :meth:`Catalog.blocking_ids`).
 _SCAN_BUDGET: Final = 300
-
-
-def _whole_at_least(value: object, least: int, name: str) -> int:
-    """``value`` as an ``int`` if it is a whole number of at least ``least``.
-
-    A whole number: an ``int`` or a NumPy integer (``operator.index``), not a bool. Anything
-    else raises :class:`InvalidArgument` naming ``name``.
-    """
-    try:
-        number = None if isinstance(value, bool) else operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        number = None
-    if number is None or number < least:
-        raise InvalidArgument(f"{name} must be a whole number >= {least}, got {value!r}")
-    return number
 
 
 def locator_key(volume: str | None, first_page: str | None) -> str | None:
@@ -194,9 +179,15 @@ class Catalog:
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
         # (Checked here: a catalog with no token to block on would fail at its first query.)
-        block_tokens = _whole_at_least(block_tokens, 1, "block_tokens")
+        tokens = _whole_at_least(block_tokens, 1)
+        if tokens is None:
+            raise InvalidArgument(f"block_tokens must be a whole number >= 1, got {block_tokens!r}")
+        block_tokens = tokens
         if max_df is not None:
-            max_df = _whole_at_least(max_df, 0, "max_df")
+            most = _whole_at_least(max_df, 0)
+            if most is None:
+                raise InvalidArgument(f"max_df must be a whole number >= 0, got {max_df!r}")
+            max_df = most
         # The papers; None for a paper added as a record (:meth:`add_record`) until it is first
         # read: it is built then from its row of ``_rows`` and kept here.
         self._papers: list[Paper | None] = []

@@ -54,7 +54,7 @@ from citeledger.resolve._batch import (
     _resolvable,
     resolve_in_processes,
 )
-from citeledger.resolve._config import ResolverConfig
+from citeledger.resolve._config import ResolverConfig, _whole_at_least
 from citeledger.resolve._gc import paused_collector
 from citeledger.resolve._items import _as_reference, _reference_from_paper, _staged
 from citeledger.resolve._pair import _OnePaper, pair_route
@@ -681,14 +681,19 @@ class Resolver:
             ModelError: ``refs`` is a string or not iterable (a bad *item* is a
                 ``PARSE_UNCERTAIN`` result instead).
             InvalidArgument: ``workers`` or ``chunk_size`` is not a whole number of at
-                least 1.
+                least 1 (an ``int`` or a NumPy integer; not a bool).
         """
-        if not _whole(workers):
+        count = _whole_at_least(workers, 1)
+        if count is None:
             raise InvalidArgument(f"workers must be a whole number >= 1, got {workers!r}")
-        if chunk_size is not None and not _whole(chunk_size):
-            raise InvalidArgument(
-                f"chunk_size must be a whole number >= 1 or None, got {chunk_size!r}"
-            )
+        workers = count
+        if chunk_size is not None:
+            size = _whole_at_least(chunk_size, 1)
+            if size is None:
+                raise InvalidArgument(
+                    f"chunk_size must be a whole number >= 1 or None, got {chunk_size!r}"
+                )
+            chunk_size = size
         if isinstance(refs, str | bytes) or not isinstance(refs, Iterable):
             raise ModelError(
                 "resolve_many takes an iterable of references, papers or reference strings, "
@@ -731,11 +736,6 @@ class Resolver:
                     if report is not None and (i % step == 0 or i == total):
                         report(i, total)
             return out
-
-
-def _whole(value: object) -> bool:
-    """Whether ``value`` is a whole number of at least 1 (a bool is not a number here)."""
-    return not isinstance(value, bool) and isinstance(value, int) and value >= 1
 
 
 def verify(
