@@ -33,12 +33,12 @@ from citeledger.resolve._results import (
     _METHODS,
     _REASON_SLOT,
     _STATES,
+    _compared_fields,
     _evidence_tuples,
     _exact_shown,
     _then_compared,
     _trusted_resolution,
 )
-from citeledger.resolve._rules import _ident_evidence
 from citeledger.resolve.catalog import (
     Catalog,
     ScoredCandidate,
@@ -49,7 +49,6 @@ from citeledger.resolve.scoring import (
     EvidenceTuple,
     FieldOutcome,
     ReferenceFeatures,
-    _outcome_evidence,
     _trusted_evidence,
 )
 
@@ -357,20 +356,15 @@ def _compared_from_wire(
     name keys are made again from it); ``paper``: the candidate, rebuilt from the wire.
     """
     kind, before, _, outcomes, *rest = wire
-    out = list(_evidence_from_wire(before))
     if paper is None:  # pragma: no cover - a compared candidate always travels
         raise RuntimeError("a worker sent compared fields without their candidate")
-    if kind == "exact":
-        ident, note = rest
-        out.append(_ident_evidence(ident, paper, note))
-    for outcome in outcomes:
-        if len(outcome) == 3:  # the authors', without their name keys
-            name, agreement, score = outcome
-            keys = (_reference_authors(item), name_keys(paper.authors))
-            out.append(_outcome_evidence((name, agreement, score, *keys)))
-        else:
-            out.append(_outcome_evidence(outcome))
-    return tuple(out)
+    ident, note = rest if kind == "exact" else (None, "")
+    # The authors' outcome came without its name keys: made again as the worker made them.
+    fields = [
+        (*o, _reference_authors(item), name_keys(paper.authors)) if len(o) == 3 else o
+        for o in outcomes
+    ]
+    return _compared_fields(_evidence_from_wire(before), paper, fields, ident, note)
 
 
 def _reference_authors(item: Reference | Paper | str) -> tuple[NameKey, ...]:

@@ -26,12 +26,13 @@ from citeledger.resolve._rules import (
     _ident_evidence,
     _Scored,
 )
-from citeledger.resolve.scoring import EvidenceTuple, _evidence_tuple
+from citeledger.resolve.scoring import EvidenceTuple, _evidence_tuple, _outcome_evidence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from citeledger.identifiers import Identifier
+    from citeledger.resolve.scoring import FieldOutcome
 
 
 _STATES: Final = {s.value: s for s in ResolutionState}
@@ -81,8 +82,26 @@ def _then_compared(
     before: tuple[Evidence, ...] | _Deferred, scored: _Scored
 ) -> tuple[Evidence, ...]:
     """``before`` (made now if deferred), then the fields ``scored``'s comparison rendered."""
+    return _compared_fields(before, scored.paper, scored.comparison.outcomes)
+
+
+def _compared_fields(
+    before: Sequence[Evidence] | _Deferred,
+    paper: Paper,
+    outcomes: Sequence[FieldOutcome],
+    ident: Identifier | None = None,
+    note: str = "",
+) -> tuple[Evidence, ...]:
+    """The evidence of a compared candidate ``paper``, as every route shows it.
+
+    ``before`` (made now if deferred), then, when the candidate was found by ``ident``, how
+    (``note``), then one item per field of its comparison (``outcomes``). What
+    :func:`_then_compared` and :func:`_exact_shown` render, and what the parent of
+    ``resolve_many``'s workers renders from the fields a worker sent unrendered.
+    """
     head = before.value() if isinstance(before, _Deferred) else before
-    return (*head, *scored.comparison.evidence)
+    found = () if ident is None else (_ident_evidence(ident, paper, note),)
+    return (*head, *found, *map(_outcome_evidence, outcomes))
 
 
 def _verified(
@@ -200,8 +219,7 @@ def _exact_shown(
     before: tuple[Evidence, ...] | _Deferred, ident: Identifier, chosen: _Scored, note: str
 ) -> tuple[Evidence, ...]:
     """The evidence of :func:`_exact_verified`'s result."""
-    head = before.value() if isinstance(before, _Deferred) else before
-    return (*head, _ident_evidence(ident, chosen.paper, note), *chosen.comparison.evidence)
+    return _compared_fields(before, chosen.paper, chosen.comparison.outcomes, ident, note)
 
 
 def _exact_reason(ident: Identifier, note: str, told: str) -> str:
