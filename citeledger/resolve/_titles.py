@@ -276,16 +276,11 @@ _compiled: type[CTitleTable] | None
 _compiled_blocking: BlockingLists | None
 try:
     from citeledger.resolve._titlekernel import TitleTable as _Loaded
-except ImportError:  # no compiler at install time: the pure-Python table
+    from citeledger.resolve._titlekernel import blocking_lists as _loaded_blocking
+except ImportError:  # no compiler at install time: the pure-Python table and choice
     _compiled = _compiled_blocking = None
 else:
-    _compiled = _Loaded
-    try:
-        from citeledger.resolve._titlekernel import blocking_lists as _loaded_blocking
-    except ImportError:  # an extension built before blocking_lists existed: the table alone
-        _compiled_blocking = None
-    else:
-        _compiled_blocking = _loaded_blocking
+    _compiled, _compiled_blocking = _Loaded, _loaded_blocking
 
 #: Whether :data:`TitleTable` is the compiled implementation (the extension imports and
 #: ``CITELEDGER_PURE_PYTHON`` is not ``1``).
