@@ -2,8 +2,9 @@
 
 A worker turns each result into plain tuples (``_to_wire_result``) - a compared candidate's
 evidence sent unrendered, as the candidate and its comparison's outcomes - and the parent
-rebuilds them (``_resolution_from_wire``), rendering that evidence when it is read. These tests compare the rebuilt results field by field with
-the results resolved here, over references that end in every state.
+rebuilds them (``_resolution_from_wire``), rendering that evidence when it is read. These tests
+compare the rebuilt results field by field with the results resolved here, over references
+that end in every state.
 """
 
 from __future__ import annotations
