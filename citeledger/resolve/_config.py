@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from typing import ClassVar
 
 import attrs
 from attrs import field, frozen
 
+from citeledger.errors import InvalidArgument
 from citeledger.model import (
     _non_negative,  # the model's own validator
 )
@@ -18,20 +20,23 @@ from citeledger.model import (
 __all__ = ["ResolverConfig"]
 
 
-def _whole_at_least(value: object, least: int) -> int | None:
-    """``value`` as an ``int`` if it is a whole number of at least ``least``, else None.
+def _whole_at_least(value: object, least: int, name: str, *, or_none: bool = False) -> int:
+    """``value`` as an ``int`` if it is a whole number of at least ``least``.
 
     A whole number: an ``int`` or a NumPy integer (what ``operator.index`` takes), not a bool.
     The one rule for the resolver's counts (``resolve_many``'s ``workers`` and ``chunk_size``,
-    a catalog's ``block_tokens`` and ``max_df``); each caller names its argument in its error.
+    a catalog's ``block_tokens`` and ``max_df``). Anything else raises
+    :class:`~citeledger.errors.InvalidArgument` naming ``name`` (``or_none``: the argument may
+    also be None, which the caller handles, and the message says so).
     """
-    if isinstance(value, bool):
-        return None
-    try:
-        number = operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-    return number if number >= least else None
+    number = None
+    if not isinstance(value, bool):
+        with contextlib.suppress(TypeError):
+            number = operator.index(value)  # type: ignore[arg-type]
+    if number is None or number < least:
+        also = " or None" if or_none else ""
+        raise InvalidArgument(f"{name} must be a whole number >= {least}{also}, got {value!r}")
+    return number
 
 
 def _score_range(_: object, attribute: attrs.Attribute[float], value: float) -> None:

@@ -29,7 +29,7 @@ from array import array
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from citeledger.errors import InvalidArgument, ModelError
+from citeledger.errors import ModelError
 from citeledger.identifiers import Identifier, version_of, work_key
 from citeledger.identifiers._normalize import _FAST_DOI_RE, _doi_publisher_rules
 from citeledger.identifiers._schemes import _ARXIV_DOI_PREFIX
@@ -179,15 +179,9 @@ class Catalog:
         self, papers: Iterable[Paper] = (), *, block_tokens: int = 4, max_df: int | None = None
     ) -> None:
         # (Checked here: a catalog with no token to block on would fail at its first query.)
-        tokens = _whole_at_least(block_tokens, 1)
-        if tokens is None:
-            raise InvalidArgument(f"block_tokens must be a whole number >= 1, got {block_tokens!r}")
-        block_tokens = tokens
+        block_tokens = _whole_at_least(block_tokens, 1, "block_tokens")
         if max_df is not None:
-            most = _whole_at_least(max_df, 0)
-            if most is None:
-                raise InvalidArgument(f"max_df must be a whole number >= 0, got {max_df!r}")
-            max_df = most
+            max_df = _whole_at_least(max_df, 0, "max_df", or_none=True)
         # The papers; None for a paper added as a record (:meth:`add_record`) until it is first
         # read: it is built then from its row of ``_rows`` and kept here.
         self._papers: list[Paper | None] = []

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Final
 
 from rapidfuzz import fuzz
 
-from citeledger.errors import InvalidArgument, ModelError
+from citeledger.errors import ModelError
 from citeledger.model import (
     Evidence,
     Method,
@@ -683,17 +683,9 @@ class Resolver:
             InvalidArgument: ``workers`` or ``chunk_size`` is not a whole number of at
                 least 1 (an ``int`` or a NumPy integer; not a bool).
         """
-        count = _whole_at_least(workers, 1)
-        if count is None:
-            raise InvalidArgument(f"workers must be a whole number >= 1, got {workers!r}")
-        workers = count
+        workers = _whole_at_least(workers, 1, "workers")
         if chunk_size is not None:
-            size = _whole_at_least(chunk_size, 1)
-            if size is None:
-                raise InvalidArgument(
-                    f"chunk_size must be a whole number >= 1 or None, got {chunk_size!r}"
-                )
-            chunk_size = size
+            chunk_size = _whole_at_least(chunk_size, 1, "chunk_size", or_none=True)
         if isinstance(refs, str | bytes) or not isinstance(refs, Iterable):
             raise ModelError(
                 "resolve_many takes an iterable of references, papers or reference strings, "
