@@ -27,17 +27,17 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+# What a subcommand needs (the ledger, the sources, the dump readers, the frames schema) is
+# imported when it runs, so ``citeledger --help`` starts without them.
 import citeledger as cl
-from citeledger import exports, frames
+from citeledger import exports
 from citeledger._progress import progress_callback
 from citeledger.errors import DeserializationError
-from citeledger.formats.dumps import iter_crossref_items, iter_openalex_works
-from citeledger.ledger import SCHEMA, RecordStatus, SourceReport
-from citeledger.sources import RetryPolicy
-from citeledger.sources.sample import SampleSource
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
+
+    from citeledger.ledger import SourceReport
 
 __all__ = [
     "DEFAULT_SOURCES",
@@ -298,13 +298,6 @@ def _failed(record: cl.CitationRecord) -> list[SourceReport]:
     ]
 
 
-_EXIT_BY_STATUS = {
-    RecordStatus.OK: EXIT_OK,
-    RecordStatus.PARTIAL: EXIT_PARTIAL,
-    RecordStatus.NOTHING_MEASURED: EXIT_NOTHING_MEASURED,
-}
-
-
 def record_exit_code(record: cl.CitationRecord) -> int:
     """The exit code a record earns: 0 complete, 1 partial (some source unavailable), 3 nothing.
 
@@ -313,8 +306,14 @@ def record_exit_code(record: cl.CitationRecord) -> int:
     error, or an error while paging); a source that does not know the paper, lacks a capability
     or stopped at the disclosed page cap is not a failure.
     """
+    from citeledger.ledger import RecordStatus  # noqa: PLC0415
+
     # One definition: the record's own status (CitationRecord.status).
-    return _EXIT_BY_STATUS[record.status]
+    return {
+        RecordStatus.OK: EXIT_OK,
+        RecordStatus.PARTIAL: EXIT_PARTIAL,
+        RecordStatus.NOTHING_MEASURED: EXIT_NOTHING_MEASURED,
+    }[record.status]
 
 
 def _base_urls(pairs: Iterable[str]) -> dict[str, str]:
@@ -344,6 +343,8 @@ def _live_sources(args: argparse.Namespace) -> list[cl.Source]:
         if name in urls:
             options["base_url"] = urls[name]
         if args.retries is not None:
+            from citeledger.sources import RetryPolicy  # noqa: PLC0415
+
             options["policy"] = RetryPolicy(max_attempts=args.retries)
         if args.mailto:
             options["mailto"] = args.mailto
@@ -362,6 +363,8 @@ def _build(args: argparse.Namespace) -> cl.CitationRecord:
     if args.sample:
         if args.sources or args.base_url or args.mailto:
             raise _UsageError("--sample uses the embedded data: drop --source/--base-url/--mailto")
+        from citeledger.sources.sample import SampleSource  # noqa: PLC0415
+
         paper_id = args.paper_id or SAMPLE_IDS[0]
         sample = SampleSource()
         try:
@@ -433,9 +436,16 @@ def _write(text: str, output: str | None) -> None:
 
 # ------------------------------------------------------------------------------------ resolve
 
-#: The reference fields a JSON line may give: the table's (frames.REFERENCE_FIELDS) but the
-#: position, which is the line's number, and the key.
-_REF_FIELDS = tuple(f for f in frames.REFERENCE_FIELDS if f not in {"position", "key"})
+
+def _ref_fields() -> tuple[str, ...]:
+    """The fields a JSON line of references may give.
+
+    The table's (``frames.REFERENCE_FIELDS``) but the position, which is the line's number,
+    and the key.
+    """
+    from citeledger import frames  # noqa: PLC0415
+
+    return tuple(f for f in frames.REFERENCE_FIELDS if f not in {"position", "key"})
 
 
 def _reference(line: str, position: int) -> cl.Reference:
@@ -448,13 +458,13 @@ def _reference(line: str, position: int) -> cl.Reference:
         raise _UsageError(f"line {position}: not valid JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise _UsageError(f"line {position}: expected a JSON object of fields")
-    unknown = sorted(set(data) - set(_REF_FIELDS) - {"position"})
+    known = _ref_fields()
+    unknown = sorted(set(data) - set(known) - {"position"})
     if unknown:
         raise _UsageError(
-            f"line {position}: unknown field(s) {', '.join(unknown)} "
-            f"(known: {', '.join(_REF_FIELDS)})"
+            f"line {position}: unknown field(s) {', '.join(unknown)} (known: {', '.join(known)})"
         )
-    fields = {k: v for k, v in data.items() if k in _REF_FIELDS}
+    fields = {k: v for k, v in data.items() if k in known}
     if set(fields) == {"raw"}:
         return cl.Reference.from_string(str(fields["raw"]), position=position)
     try:
@@ -508,6 +518,8 @@ def _sniff_catalog(path: Path) -> str:
 
 def _catalog(name: str, fmt: str) -> list[cl.Paper]:
     if name == "sample":
+        from citeledger.sources.sample import SampleSource  # noqa: PLC0415
+
         return list(SampleSource().catalog())
     path = Path(name)
     if not path.exists():
@@ -515,10 +527,12 @@ def _catalog(name: str, fmt: str) -> list[cl.Paper]:
     kind = _sniff_catalog(path) if fmt == "auto" else fmt
     try:
         if kind == "openalex":
+            from citeledger.formats.dumps import iter_openalex_works  # noqa: PLC0415
             from citeledger.sources.openalex import parse_work  # noqa: PLC0415
 
             return [w.paper for w in iter_openalex_works(path, parse=parse_work)]
         if kind == "crossref":
+            from citeledger.formats.dumps import iter_crossref_items  # noqa: PLC0415
             from citeledger.sources.crossref import parse_work as crossref_work  # noqa: PLC0415
 
             return [w.paper for w in iter_crossref_items(path, parse=crossref_work)]
@@ -669,6 +683,8 @@ def _run_validate(args: argparse.Namespace) -> int:
         else "model check passed; JSON Schema check skipped (pip install jsonschema, or the "
         "'validate' extra)"
     )
+    from citeledger.ledger import SCHEMA  # noqa: PLC0415
+
     print(f"{args.file}: valid {SCHEMA} record ({how})")
     return EXIT_OK
 
