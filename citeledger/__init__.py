@@ -7,20 +7,21 @@ with a fuzzy-matching resolver that never claims a match it cannot back.
 A citation records a reference; it does not transfer a finding.
 
 This module only re-exports the names most users need (``__all__``, listed in the API
-reference), each loaded from its subpackage when first read: ``import citeledger`` itself loads
-nothing else (a few milliseconds), and a notebook that only resolves references never loads the
-source adapters, the HTTP client or the ledger. Everything else is imported from its
-subpackage: :mod:`citeledger.errors`, :mod:`citeledger.identifiers`, :mod:`citeledger.model`,
-:mod:`citeledger.page`, :mod:`citeledger.ledger`, :mod:`citeledger.resolve`,
-:mod:`citeledger.sources` (and one module per adapter), :mod:`citeledger.formats`,
-:mod:`citeledger.frames`, :mod:`citeledger.serialize`.
+reference). The core (errors, identifiers, model values, the resolver) loads with the package;
+the ledger, the source adapters with their HTTP client, and the converter load when one of
+their names is first read, so a notebook that only resolves references never loads them.
+Everything else is imported from its subpackage: :mod:`citeledger.errors`,
+:mod:`citeledger.identifiers`, :mod:`citeledger.model`, :mod:`citeledger.page`,
+:mod:`citeledger.ledger`, :mod:`citeledger.resolve`, :mod:`citeledger.sources` (and one module
+per adapter), :mod:`citeledger.formats`, :mod:`citeledger.frames`, :mod:`citeledger.serialize`.
 
 .. versionchanged:: 0.2.0
    ``__all__`` shrank from 124 names to 44; the others live in their subpackages (see the
    changelog for where each went).
 
 .. versionchanged:: 0.2.0
-   The names are loaded on first use (:pep:`562`), not when the package is imported.
+   The ledger's, the sources' and the converter's names are loaded on first use (:pep:`562`),
+   not when the package is imported.
 """
 
 from __future__ import annotations
@@ -28,46 +29,51 @@ from __future__ import annotations
 import importlib
 import typing
 
+# The core loads with the package: the errors, identifiers, model values and the resolver, what
+# nearly every use touches (0.16 s). The ledger, the source adapters with their HTTP client, and
+# the converter load when one of their names is first read (PEP 562 ``__getattr__`` below), and
+# the reference-string parser's grammars when it first parses.
+from citeledger.errors import (
+    CiteledgerError,
+    InvalidIdentifier,
+    ModelError,
+    ParseError,
+    SourceError,
+)
+from citeledger.identifiers import (
+    DOI,
+    PMCID,
+    PMID,
+    ArxivId,
+    CorpusId,
+    Identifier,
+    OpenAlexId,
+    S2PaperId,
+    Scheme,
+    normalize_doi,
+    parse_identifier,
+)
+from citeledger.model import (
+    Author,
+    Coverage,
+    CoverageState,
+    Direction,
+    Facet,
+    Measurement,
+    Method,
+    NoticeCheck,
+    NoticeStatus,
+    Observation,
+    Paper,
+    Reference,
+    Resolution,
+    ResolutionState,
+)
+from citeledger.resolve import Catalog, Resolver, ResolverConfig, verify
+
 # (``typing`` itself, not names from it: the namespace holds only ``__all__`` and modules)
 if typing.TYPE_CHECKING:  # the names below, for type checkers (loaded on first use at run time)
-    from citeledger.errors import (
-        CiteledgerError,
-        InvalidIdentifier,
-        ModelError,
-        ParseError,
-        SourceError,
-    )
-    from citeledger.identifiers import (
-        DOI,
-        PMCID,
-        PMID,
-        ArxivId,
-        CorpusId,
-        Identifier,
-        OpenAlexId,
-        S2PaperId,
-        Scheme,
-        normalize_doi,
-        parse_identifier,
-    )
     from citeledger.ledger import CitationRecord, Outcome, build_record
-    from citeledger.model import (
-        Author,
-        Coverage,
-        CoverageState,
-        Direction,
-        Facet,
-        Measurement,
-        Method,
-        NoticeCheck,
-        NoticeStatus,
-        Observation,
-        Paper,
-        Reference,
-        Resolution,
-        ResolutionState,
-    )
-    from citeledger.resolve import Catalog, Resolver, ResolverConfig, verify
     from citeledger.serialize import dumps, loads, make_converter
     from citeledger.sources import Capability, Source, SourceRegistry, load_source
 
@@ -121,47 +127,12 @@ __all__ = [
 ]
 
 
-#: Where each name of ``__all__`` lives: it is imported from there when first read, so that
-#: ``import citeledger`` loads nothing else, and ``from citeledger import Paper, Resolver``
-#: loads the model and the resolver but no source adapter, HTTP client or ledger.
+#: Where each name of ``__all__`` outside the core lives: it is imported from there when first
+#: read, so that ``import citeledger`` loads no source adapter, HTTP client, ledger or converter.
 _HOMES: typing.Final[dict[str, str]] = {
-    "CiteledgerError": "citeledger.errors",
-    "InvalidIdentifier": "citeledger.errors",
-    "ModelError": "citeledger.errors",
-    "ParseError": "citeledger.errors",
-    "SourceError": "citeledger.errors",
-    "DOI": "citeledger.identifiers",
-    "PMCID": "citeledger.identifiers",
-    "PMID": "citeledger.identifiers",
-    "ArxivId": "citeledger.identifiers",
-    "CorpusId": "citeledger.identifiers",
-    "Identifier": "citeledger.identifiers",
-    "OpenAlexId": "citeledger.identifiers",
-    "S2PaperId": "citeledger.identifiers",
-    "Scheme": "citeledger.identifiers",
-    "normalize_doi": "citeledger.identifiers",
-    "parse_identifier": "citeledger.identifiers",
     "CitationRecord": "citeledger.ledger",
     "Outcome": "citeledger.ledger",
     "build_record": "citeledger.ledger",
-    "Author": "citeledger.model",
-    "Coverage": "citeledger.model",
-    "CoverageState": "citeledger.model",
-    "Direction": "citeledger.model",
-    "Facet": "citeledger.model",
-    "Measurement": "citeledger.model",
-    "Method": "citeledger.model",
-    "NoticeCheck": "citeledger.model",
-    "NoticeStatus": "citeledger.model",
-    "Observation": "citeledger.model",
-    "Paper": "citeledger.model",
-    "Reference": "citeledger.model",
-    "Resolution": "citeledger.model",
-    "ResolutionState": "citeledger.model",
-    "Catalog": "citeledger.resolve",
-    "Resolver": "citeledger.resolve",
-    "ResolverConfig": "citeledger.resolve",
-    "verify": "citeledger.resolve",
     "dumps": "citeledger.serialize",
     "loads": "citeledger.serialize",
     "make_converter": "citeledger.serialize",
@@ -202,7 +173,7 @@ def _version() -> str:
 
 
 def __getattr__(name: str) -> object:
-    """Load a name of ``__all__``, a subpackage or ``__version__`` on first use, then keep it.
+    """Load a name of ``__all__`` outside the core, a subpackage or ``__version__``, then keep it.
 
     Raises:
         AttributeError: ``name`` is none of them.

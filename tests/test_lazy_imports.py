@@ -1,8 +1,9 @@
-"""What ``import citeledger`` loads: nothing but the package, each name on first use.
+"""What ``import citeledger`` loads: the core, and everything else on first use.
 
-The package's names are loaded from their subpackages when first read (PEP 562), and the
-reference-string parser, whose grammars take a fifth of a second to compile, when it first
-parses. Each check that looks at ``sys.modules`` runs in a fresh interpreter.
+The core (errors, identifiers, model, resolver) loads with the package; the ledger's, the
+sources' and the converter's names when first read (PEP 562), and the reference-string parser,
+whose grammars take a fifth of a second to compile, when it first parses. Each check that looks
+at ``sys.modules`` runs in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -40,22 +41,27 @@ def _loaded_after(code: str) -> set[str]:
     return set(json.loads(out.stdout))
 
 
-def test_import_citeledger_loads_nothing_else() -> None:
-    assert _loaded_after("import citeledger") == {"citeledger"}
+PERIPHERY = (
+    "requests",
+    "citeledger.sources",
+    "citeledger.ledger",
+    "citeledger.serialize",
+    "citeledger.refparse._reference",
+    "citeledger.refparse._authors",
+)
 
 
-def test_resolving_names_load_neither_sources_nor_ledger_nor_parser() -> None:
-    loaded = _loaded_after("from citeledger import Paper, Reference, Resolver, verify")
+def test_import_citeledger_loads_the_core_only() -> None:
+    loaded = _loaded_after("import citeledger")
     assert "citeledger.resolve.resolver" in loaded
     assert "citeledger.model._work" in loaded
-    for heavy in (
-        "requests",
-        "citeledger.sources",
-        "citeledger.ledger",
-        "citeledger.refparse._reference",
-        "citeledger.refparse._authors",
-    ):
+    for heavy in PERIPHERY:
         assert heavy not in loaded, heavy
+
+
+def test_a_ledger_name_loads_the_ledger_when_read() -> None:
+    loaded = _loaded_after("import citeledger as cl\ncl.build_record")
+    assert {"citeledger.ledger", "citeledger.sources", "requests"} <= loaded
 
 
 def test_the_parser_loads_on_first_parse() -> None:
@@ -70,16 +76,22 @@ def test_the_parser_loads_on_first_parse() -> None:
 
 def test_the_command_line_parser_loads_no_source_or_ledger() -> None:
     loaded = _loaded_after("import citeledger.cli as cli\ncli.build_parser()")
-    for heavy in ("requests", "citeledger.sources", "citeledger.ledger", "citeledger.frames"):
+    for heavy in (*PERIPHERY, "citeledger.frames"):
         assert heavy not in loaded, heavy
 
 
-@pytest.mark.parametrize("name", citeledger.__all__)
-def test_every_public_name_is_its_home_modules_object(name: str) -> None:
+@pytest.mark.parametrize("name", sorted(citeledger._HOMES))
+def test_every_lazy_name_is_its_home_modules_object(name: str) -> None:
     home = citeledger._HOMES[name]
     module = sys.modules.get(home) or __import__(home, fromlist=[name])
     assert getattr(citeledger, name) is getattr(module, name)
-    assert name in dir(citeledger)
+    assert name in citeledger.__all__
+
+
+def test_the_core_names_are_there_from_the_start() -> None:
+    core = set(citeledger.__all__) - set(citeledger._HOMES)
+    assert len(core) == 34
+    assert core <= set(vars(citeledger))
 
 
 def test_subpackages_are_reached_as_attributes() -> None:
