@@ -27,12 +27,12 @@ per adapter), :mod:`citeledger.formats`, :mod:`citeledger.frames`, :mod:`citeled
 from __future__ import annotations
 
 import importlib
-import typing
+import typing  # (the module, not names from it: the namespace holds only ``__all__`` and modules)
 
 # The core loads with the package: the errors, identifiers, model values and the resolver, what
-# nearly every use touches (0.16 s). The ledger, the source adapters with their HTTP client, and
-# the converter load when one of their names is first read (PEP 562 ``__getattr__`` below), and
-# the reference-string parser's grammars when it first parses.
+# nearly every use touches (about 0.2 s). The ledger, the source adapters with their HTTP
+# client, and the converter load when one of their names is first read (PEP 562 ``__getattr__``
+# below), and the reference-string parser's grammars when it first parses.
 from citeledger.errors import (
     CiteledgerError,
     InvalidIdentifier,
@@ -71,7 +71,6 @@ from citeledger.model import (
 )
 from citeledger.resolve import Catalog, Resolver, ResolverConfig, verify
 
-# (``typing`` itself, not names from it: the namespace holds only ``__all__`` and modules)
 if typing.TYPE_CHECKING:  # the names below, for type checkers (loaded on first use at run time)
     from citeledger.ledger import CitationRecord, Outcome, build_record
     from citeledger.serialize import dumps, loads, make_converter
@@ -142,10 +141,11 @@ _HOMES: typing.Final[dict[str, str]] = {
     "load_source": "citeledger.sources",
 }
 
-#: The subpackages and modules ``citeledger.<name>`` reaches without importing them first.
+#: The subpackages and modules ``citeledger.<name>`` reaches without importing them first (not
+#: ``dask`` and ``testing``, which need optional packages: reading them must not raise an
+#: ImportError where ``hasattr`` expects an AttributeError).
 _SUBMODULES: typing.Final = frozenset(
     {
-        "dask",
         "errors",
         "exports",
         "formats",
@@ -158,7 +158,6 @@ _SUBMODULES: typing.Final = frozenset(
         "resolve",
         "serialize",
         "sources",
-        "testing",
     }
 )
 

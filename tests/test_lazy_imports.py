@@ -100,6 +100,16 @@ def test_subpackages_are_reached_as_attributes() -> None:
         assert module.__name__ == f"citeledger.{name}"
 
 
+def test_modules_with_optional_dependencies_are_not_reached_as_attributes() -> None:
+    # (dask and hypothesis may be missing: hasattr must answer, not import them)
+    loaded = _loaded_after(
+        "import citeledger as cl\nassert not hasattr(cl, 'dask')\n"
+        "assert not hasattr(cl, 'testing')"
+    )
+    assert "citeledger.dask" not in loaded
+    assert "citeledger.testing" not in loaded
+
+
 def test_unknown_names_raise_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'resolver_of_everything'"):
         _ = citeledger.resolver_of_everything
