@@ -103,8 +103,7 @@ def test_subpackages_are_reached_as_attributes() -> None:
 def test_modules_with_optional_dependencies_are_not_reached_as_attributes() -> None:
     # (dask and hypothesis may be missing: hasattr must answer, not import them)
     loaded = _loaded_after(
-        "import citeledger as cl\nassert not hasattr(cl, 'dask')\n"
-        "assert not hasattr(cl, 'testing')"
+        "import citeledger as cl\nassert not hasattr(cl, 'dask')\nassert not hasattr(cl, 'testing')"
     )
     assert "citeledger.dask" not in loaded
     assert "citeledger.testing" not in loaded
