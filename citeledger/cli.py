@@ -23,6 +23,7 @@ import csv
 import json
 import sys
 from collections import Counter
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -437,6 +438,7 @@ def _write(text: str, output: str | None) -> None:
 # ------------------------------------------------------------------------------------ resolve
 
 
+@cache
 def _ref_fields() -> tuple[str, ...]:
     """The fields a JSON line of references may give.
 
