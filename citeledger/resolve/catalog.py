@@ -757,13 +757,12 @@ class Catalog:
         token of the title is known (or all are too frequent).
         """
         max_df = self._max_df if self._max_df is not None else max(1000, len(self._papers) // 50)
-        block_tokens = self._block_tokens
         if tokens is None:
             tokens = title_tokens(title)
-        if _compiled_blocking is not None and block_tokens >= 1:
-            # The same choice in one compiled call (a test compares the two).
-            return _compiled_blocking(self._postings, tokens, max_df, block_tokens, _SCAN_BUDGET)
-        return blocking_choice(self._postings, tokens, max_df, block_tokens, _SCAN_BUDGET)
+        # (block_tokens >= 1: the constructor checked it.) The compiled choice when built, the
+        # same as the Python one (a test compares the two).
+        choose = blocking_choice if _compiled_blocking is None else _compiled_blocking
+        return choose(self._postings, tokens, max_df, self._block_tokens, _SCAN_BUDGET)
 
     def scored_candidates(
         self,
