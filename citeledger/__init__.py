@@ -141,24 +141,12 @@ _HOMES: typing.Final[dict[str, str]] = {
     "load_source": "citeledger.sources",
 }
 
-#: The subpackages and modules ``citeledger.<name>`` reaches without importing them first (not
-#: ``dask`` and ``testing``, which need optional packages: reading them must not raise an
-#: ImportError where ``hasattr`` expects an AttributeError).
+#: The subpackages and modules outside the core that ``citeledger.<name>`` reaches without
+#: importing them first (the core's are attributes once the package is imported; not ``dask``
+#: and ``testing``, which need optional packages: reading them must not raise an ImportError
+#: where ``hasattr`` expects an AttributeError).
 _SUBMODULES: typing.Final = frozenset(
-    {
-        "errors",
-        "exports",
-        "formats",
-        "frames",
-        "identifiers",
-        "ledger",
-        "model",
-        "page",
-        "refparse",
-        "resolve",
-        "serialize",
-        "sources",
-    }
+    {"exports", "formats", "frames", "ledger", "page", "serialize", "sources"}
 )
 
 
